@@ -1,0 +1,27 @@
+"""The ``dreamer`` command. Each subsystem adds its commands from ``dreamer/commands/<name>.py``
+through a ``register(app)`` function; heavy libraries are imported inside the commands."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import typer
+
+import dreamer.commands
+
+app = typer.Typer(
+    name="dreamer",
+    help="Make coding agents learn from their own past sessions: ingest, extract, dream, "
+    "evaluate, promote.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for _info in sorted(pkgutil.iter_modules(dreamer.commands.__path__), key=lambda i: i.name):
+    importlib.import_module(f"dreamer.commands.{_info.name}").register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,38 @@
+"""The error families of dreamer's subsystems. Each message says what, where, and what to do."""
+
+
+class DreamerError(Exception):
+    """Base of every error dreamer raises on purpose."""
+
+
+class ConfigError(DreamerError):
+    """A setting or config file is invalid."""
+
+
+class StoreError(DreamerError):
+    """The store could not be opened, migrated or written."""
+
+
+class NotFoundError(StoreError):
+    """A session, bank or alias that was asked for does not exist."""
+
+
+class AmbiguousIdError(StoreError):
+    """An id prefix matches more than one record."""
+
+
+class EvidenceImmutableError(StoreError):
+    """Something tried to change evidence, which is append-only."""
+
+
+class BankIntegrityError(StoreError):
+    """A bank's content does not match its id, or a memory lacks evidence."""
+
+
+class IngestError(DreamerError):
+    """A trajectory file could not be parsed. ``where`` says where in the file the fault is."""
+
+    def __init__(self, reason: str, where: str | None = None) -> None:
+        self.reason = reason
+        self.where = where
+        super().__init__(f"{reason} (at {where})" if where else reason)

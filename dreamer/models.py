@@ -1,0 +1,374 @@
+"""The one data model every part of dreamer speaks.
+
+Identifiers are content hashes: the same content gives the same id on every run and machine.
+Hashing uses canonical JSON (sorted keys, no whitespace, UTF-8) so that field order and
+platform never change an id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+
+def canonical_json(value: Any) -> str:
+    """Serialise ``value`` the same way everywhere: the input of every content hash."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def content_hash(value: Any, prefix: str = "", length: int = 24) -> str:
+    """A short, stable sha256 of ``value``'s canonical JSON, with an optional type prefix."""
+    text = value if isinstance(value, str) else canonical_json(value)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+    return f"{prefix}{digest}"
+
+
+def sha256_bytes(data: bytes) -> str:
+    """The full hex sha256 of raw bytes: the address of a file in the evidence store."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+class EventKind(StrEnum):
+    """What an event of a session records."""
+
+    MESSAGE = "message"
+    COMMAND = "command"
+    OBSERVATION = "observation"
+    EDIT = "edit"
+    TEST_RESULT = "test_result"
+    REVIEW = "review"
+    QA_DEFECT = "qa_defect"
+    SUBMISSION = "submission"
+
+
+class TestOutcome(_Frozen):
+    """One test's outcome as parsed from a test run's output."""
+
+    __test__ = False  # not a pytest class
+
+    test_id: str
+    """The test's id as the runner prints it (pytest node id, or unittest's ``name (module.Class)``)."""
+    outcome: Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
+
+
+class Event(_Frozen):
+    """One step of a session: a message, a command and its output, an edit, a test run, ..."""
+
+    session_id: str
+    seq: int
+    """Position in the session, from 0."""
+    kind: EventKind
+    role: str | None = None
+    """Who produced it: ``user``, ``assistant``, ``system``, ``tool``, ``environment``."""
+    text: str = ""
+    """The event's text verbatim (the command line, the output, the message)."""
+    timestamp: datetime | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+    """Structured facts: ``exit_code``, ``command``, ``paths``, ``diff``, ``tests`` (list of
+    TestOutcome dicts), ``summary`` (counts), ``cause`` (seq of the action an observation answers)."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def id(self) -> str:
+        return f"{self.session_id}:{self.seq}"
+
+
+class Session(_Frozen):
+    """One agent session normalised from a trajectory file."""
+
+    id: str
+    """``ses_`` + hash of the raw file's sha256 and the session's ordinal in that file."""
+    source_format: str
+    raw_sha256: str
+    """The address of the verbatim file in the evidence store."""
+    ordinal: int = 0
+    """Position of this session within its file (a file may wrap many sessions)."""
+    source_path: str | None = None
+    repo: str | None = None
+    branch: str | None = None
+    commit_start: str | None = None
+    commit_end: str | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    task_id: str | None = None
+    outcome: str | None = None
+    """``submitted``, ``resolved``, ``failed``, an agent's exit status, or None when unknown."""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    events: tuple[Event, ...] = ()
+
+    @staticmethod
+    def make_id(raw_sha256: str, ordinal: int) -> str:
+        return content_hash(f"{raw_sha256}:{ordinal}", prefix="ses_")
+
+
+# --------------------------------------------------------------------------- memories
+
+
+class MemoryType(StrEnum):
+    EPISODIC = "episodic"
+    DOMAIN = "domain"
+    PROCEDURAL = "procedural"
+    FAILURE = "failure"
+    PREFERENCE = "preference"
+
+
+class MemoryStatus(StrEnum):
+    ACTIVE = "active"
+    DORMANT = "dormant"
+    SUPERSEDED = "superseded"
+
+
+class CitationKind(StrEnum):
+    SESSION = "session"
+    COMMIT = "commit"
+    FILE = "file"
+    TEST = "test"
+    REVIEW = "review"
+    DEFECT = "defect"
+
+
+class Scope(_Frozen):
+    """Where a memory applies. ``None`` means "any" for that field, except ``repo``."""
+
+    repo: str
+    branch: str | None = None
+    module: str | None = None
+    """A path prefix inside the repository (``src/orders``) or a dotted module name."""
+    phase: str | None = None
+    """Task phase: ``explore``, ``edit``, ``test``, ``review``, ..."""
+    owner: str | None = None
+    """User or team, for preferences."""
+
+
+class Citation(_Frozen):
+    """Where a memory's evidence is. Every memory has at least one."""
+
+    kind: CitationKind
+    ref: str
+    """Session event id, commit sha, test id, review or defect id, or the file path."""
+    path: str | None = None
+    start_line: int | None = None
+    end_line: int | None = None
+    lines_sha256: str | None = None
+    """sha256 of the cited lines (joined with ``\\n``) at ``commit``: what verification checks."""
+    commit: str | None = None
+
+
+class Usage(_Frozen):
+    """How a memory fared when served: accrued by the router and the harness."""
+
+    retrieved: int = 0
+    helped: int = 0
+    hurt: int = 0
+
+
+class Verification(_Frozen):
+    commit: str | None = None
+    at: datetime | None = None
+    state: Literal["verified", "relocated", "stale", "unchecked"] = "unchecked"
+
+
+class Link(_Frozen):
+    """A typed edge from a memory to another memory, a code symbol, a test or a failure mode."""
+
+    relation: str
+    """``related``, ``refines``, ``supersedes``, ``contradicts``, ``symbol``, ``test``, ``failure_mode``."""
+    target: str
+
+
+class Lineage(_Frozen):
+    """Which memories this one was derived from, by which stage and why."""
+
+    parents: tuple[str, ...] = ()
+    stage: str | None = None
+    """``extract`` or a dreaming stage's registered name."""
+    reason: str | None = None
+
+
+class Memory(_Frozen):
+    """An evidenced piece of knowledge for future sessions.
+
+    ``id`` hashes the content (type, scope, summary, conditions, citations): the same fact with
+    the same evidence is the same memory everywhere. The rest is state a bank version carries.
+    """
+
+    type: MemoryType
+    scope: Scope
+    summary: str
+    conditions: tuple[str, ...] = ()
+    """When it applies, as short clauses."""
+    citations: tuple[Citation, ...] = Field(min_length=1)
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    created_at: datetime | None = None
+    """The time of the evidence it came from (not the wall clock), so that ids of banks are
+    reproducible."""
+    last_verified: Verification | None = None
+    usage: Usage = Usage()
+    status: MemoryStatus = MemoryStatus.ACTIVE
+    links: tuple[Link, ...] = ()
+    lineage: Lineage = Lineage()
+    tags: tuple[str, ...] = ()
+    """Free labels, e.g. ``injection`` for text that addressed the memory writer."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def id(self) -> str:
+        return content_hash(self._content(), prefix="mem_")
+
+    def _content(self) -> dict[str, Any]:
+        return self.model_dump(
+            mode="json", include={"type", "scope", "summary", "conditions", "citations"}
+        )
+
+    def state_hash(self) -> str:
+        """Hash of everything a bank version fixes about this memory.
+
+        ``last_verified`` and ``usage`` are observations accrued while serving (kept append-only
+        in the store), not part of a bank's content, so they are left out.
+        """
+        return content_hash(
+            self.model_dump(mode="json", exclude={"last_verified", "usage", "id"}), prefix=""
+        )
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is MemoryStatus.ACTIVE
+
+
+# --------------------------------------------------------------------------- banks
+
+
+class BankOrigin(_Frozen):
+    """How a bank version was made."""
+
+    kind: Literal["extraction", "dream", "import", "manual", "empty"]
+    config: dict[str, Any] = Field(default_factory=dict)
+    """The extraction or dream config, as run."""
+    config_hash: str | None = None
+    note: str | None = None
+
+
+class Bank(_Frozen):
+    """An immutable version of a memory bank. ``id`` hashes its memories (and nothing else)."""
+
+    repo: str | None = None
+    """The repository the bank serves; None for a bank spanning several."""
+    parent_id: str | None = None
+    origin: BankOrigin = BankOrigin(kind="manual")
+    created_at: datetime | None = None
+    memories: tuple[Memory, ...] = ()
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def id(self) -> str:
+        return self.compute_id(self.memories)
+
+    @staticmethod
+    def compute_id(memories: tuple[Memory, ...] | list[Memory]) -> str:
+        pairs = sorted((m.id, m.state_hash()) for m in memories)
+        return content_hash(pairs, prefix="bank_")
+
+    @property
+    def active(self) -> tuple[Memory, ...]:
+        return tuple(m for m in self.memories if m.is_active)
+
+    def get(self, memory_id: str) -> Memory | None:
+        for memory in self.memories:
+            if memory.id == memory_id:
+                return memory
+        return None
+
+
+class ProvenanceEntry(_Frozen):
+    """One step of a dream: which inputs became which output, by which stage and why."""
+
+    stage: str
+    action: Literal["kept", "created", "merged", "superseded", "dormant", "split", "changed", "linked"]
+    inputs: tuple[str, ...] = ()
+    output: str | None = None
+    reason: str = ""
+
+
+class BankDiff(_Frozen):
+    """What changed from one bank version to another, memory by memory."""
+
+    before: str
+    after: str
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    status_changed: tuple[tuple[str, str, str], ...] = ()
+    """(memory id, old status, new status) for memories present in both with a new status."""
+    provenance: tuple[ProvenanceEntry, ...] = ()
+
+    @classmethod
+    def between(
+        cls, before: Bank, after: Bank, provenance: tuple[ProvenanceEntry, ...] = ()
+    ) -> BankDiff:
+        old = {m.id: m for m in before.memories}
+        new = {m.id: m for m in after.memories}
+        changed = tuple(
+            (mid, old[mid].status.value, new[mid].status.value)
+            for mid in sorted(old.keys() & new.keys())
+            if old[mid].status != new[mid].status
+        )
+        return cls(
+            before=before.id,
+            after=after.id,
+            added=tuple(sorted(new.keys() - old.keys())),
+            removed=tuple(sorted(old.keys() - new.keys())),
+            status_changed=changed,
+            provenance=provenance,
+        )
+
+
+class AliasMove(_Frozen):
+    """A recorded move of a bank alias (``production``, ``candidate``, ...) for one repository."""
+
+    repo: str
+    name: str
+    from_bank: str | None
+    to_bank: str
+    at: datetime
+    reason: str = ""
+    actor: str = ""
+
+
+# --------------------------------------------------------------------------- serving
+
+
+class PackedMemory(_Frozen):
+    """A memory as it reaches an agent: the memory, its score and whether it was verified."""
+
+    memory: Memory
+    score: float = 0.0
+    tokens: int = 0
+    verification: Literal["verified", "relocated", "stale", "unchecked"] = "unchecked"
+
+
+class MemoryPack(_Frozen):
+    """What the router gives an agent: memories packed into a token budget."""
+
+    query: str = ""
+    budget: int | None = None
+    """Token budget; None means unlimited."""
+    items: tuple[PackedMemory, ...] = ()
+    text: str = ""
+    """The pack rendered for a prompt, citations in compact form."""
+    tokens: int = 0
+    """Tokens of ``text``; never more than ``budget``."""
+
+    @property
+    def memories(self) -> tuple[Memory, ...]:
+        return tuple(item.memory for item in self.items)

@@ -1,0 +1,35 @@
+"""Where dreamer keeps its state: everything under one project directory by default.
+
+``DREAMER_HOME`` moves the whole directory (default ``./.dreamer``); ``DREAMER_DATABASE_URL``
+points the store at any SQLAlchemy URL (PostgreSQL at scale).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def home() -> Path:
+    """The project directory for dreamer's state; created on first use."""
+    path = Path(os.environ.get("DREAMER_HOME", ".dreamer")).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def database_url() -> str:
+    """The store's SQLAlchemy URL: ``DREAMER_DATABASE_URL`` or a SQLite file under ``home()``."""
+    url = os.environ.get("DREAMER_DATABASE_URL")
+    if url:
+        return url
+    return f"sqlite:///{home() / 'dreamer.db'}"
+
+
+def mlflow_tracking_uri() -> str:
+    """``MLFLOW_TRACKING_URI`` or an MLflow SQLite store under ``home()``."""
+    return os.environ.get("MLFLOW_TRACKING_URI") or f"sqlite:///{home() / 'mlflow.db'}"
+
+
+def chroma_path() -> Path:
+    """The persistent Chroma directory used by the embedded vector store."""
+    return home() / "chroma"

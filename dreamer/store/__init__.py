@@ -1,0 +1,67 @@
+"""dreamer's store: append-only evidence, immutable bank versions and their aliases.
+
+``open_store()`` connects to ``settings.database_url()`` (a SQLite file under ``.dreamer/`` by
+default, any SQLAlchemy URL through ``DREAMER_DATABASE_URL``) and brings its schema up to date
+with the Alembic migrations in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import sessionmaker
+
+from dreamer import settings
+from dreamer.errors import StoreError
+from dreamer.store.banks import BankStore
+from dreamer.store.evidence import AddResult, EvidenceStore, IngestionRecord
+from dreamer.store.migrate import upgrade
+
+__all__ = ["AddResult", "BankStore", "EvidenceStore", "IngestionRecord", "Store", "open_store"]
+
+
+@dataclass
+class Store:
+    """The store's repositories over one database."""
+
+    engine: Engine
+    sessions: sessionmaker[DbSession]
+    evidence: EvidenceStore
+    banks: BankStore
+
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(url: str | None = None, migrate: bool = True) -> Store:
+    """Connect to the store at ``url`` (default: ``settings.database_url()``), migrated."""
+    url = url or settings.database_url()
+    try:
+        engine = create_engine(url, future=True)
+    except Exception as exc:  # invalid URL or missing driver
+        raise StoreError(f"cannot open the store at {url!r}: {exc}") from exc
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    if migrate:
+        try:
+            upgrade(engine)
+        except Exception as exc:
+            raise StoreError(
+                f"cannot migrate the store at {engine.url.render_as_string(hide_password=True)}: {exc}"
+            ) from exc
+    factory = sessionmaker(engine, expire_on_commit=False)
+    return Store(engine, factory, EvidenceStore(factory), BankStore(factory))
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
