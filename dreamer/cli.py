@@ -9,6 +9,7 @@ import pkgutil
 import typer
 
 import dreamer.commands
+from dreamer.commands.common import show_app
 
 app = typer.Typer(
     name="dreamer",
@@ -20,7 +21,10 @@ app = typer.Typer(
 )
 
 for _info in sorted(pkgutil.iter_modules(dreamer.commands.__path__), key=lambda i: i.name):
-    importlib.import_module(f"dreamer.commands.{_info.name}").register(app)
+    _register = getattr(importlib.import_module(f"dreamer.commands.{_info.name}"), "register", None)
+    if _register is not None:  # helper modules such as ``common`` add no commands
+        _register(app)
+app.add_typer(show_app, name="show")
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 
 def canonical_json(value: Any) -> str:
@@ -35,6 +35,26 @@ def sha256_bytes(data: bytes) -> str:
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _ContentAddressed(_Frozen):
+    """A model whose ``id`` is computed from its content.
+
+    Its JSON carries the id, so reading that JSON back must accept it: the given id is checked
+    against the content, and a mismatch (tampered or corrupted data) is an error.
+    """
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _check_given_id(cls, data: Any, handler: Any) -> Any:
+        given = None
+        if isinstance(data, dict) and "id" in data:
+            data = dict(data)  # never change the caller's dict
+            given = data.pop("id")
+        model = handler(data)
+        if given is not None and given != model.id:
+            raise ValueError(f"id {given!r} does not match the content, whose id is {model.id!r}")
+        return model
 
 
 # --------------------------------------------------------------------------- evidence
@@ -63,7 +83,7 @@ class TestOutcome(_Frozen):
     outcome: Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
 
 
-class Event(_Frozen):
+class Event(_ContentAddressed):
     """One step of a session: a message, a command and its output, an edit, a test run, ..."""
 
     session_id: str
@@ -76,8 +96,20 @@ class Event(_Frozen):
     """The event's text verbatim (the command line, the output, the message)."""
     timestamp: datetime | None = None
     data: dict[str, Any] = Field(default_factory=dict)
-    """Structured facts: ``exit_code``, ``command``, ``paths``, ``diff``, ``tests`` (list of
-    TestOutcome dicts), ``summary`` (counts), ``cause`` (seq of the action an observation answers)."""
+    """Structured facts, by kind (every key optional, none other than these invented ad hoc):
+
+    - ``command``: ``command`` (the shell line), ``tool`` (the agent tool's name, when not bash);
+    - ``observation``: ``exit_code`` (int), ``cause`` (seq of the command it answers),
+      ``is_error`` (bool: the tool reported a failure, e.g. a tool call the user rejected);
+    - ``test_result``: ``command``, ``exit_code``, ``runner`` (``pytest``/``unittest``),
+      ``tests`` (list of TestOutcome dicts), ``summary`` (``{"passed": n, "failed": n, ...}``),
+      ``cause``;
+    - ``edit``: ``paths`` (list of repository-relative paths), ``diff`` (unified diff, when known),
+      ``tool``;
+    - ``submission``: ``diff`` (the final patch), ``paths``;
+    - ``review`` / ``qa_defect``: ``author``, ``ref`` (the review or defect id), ``paths``;
+    - ``message``: ``thought`` for an agent's reasoning when the format separates it.
+    """
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -197,7 +229,7 @@ class Lineage(_Frozen):
     reason: str | None = None
 
 
-class Memory(_Frozen):
+class Memory(_ContentAddressed):
     """An evidenced piece of knowledge for future sessions.
 
     ``id`` hashes the content (type, scope, summary, conditions, citations): the same fact with
@@ -260,7 +292,7 @@ class BankOrigin(_Frozen):
     note: str | None = None
 
 
-class Bank(_Frozen):
+class Bank(_ContentAddressed):
     """An immutable version of a memory bank. ``id`` hashes its memories (and nothing else)."""
 
     repo: str | None = None

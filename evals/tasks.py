@@ -1,16 +1,39 @@
-"""Task instances: SWE-bench's fields plus dreamer's own.
+"""Task instances: SWE-bench's fields plus dreamer's own, and the loaders that read suites.
 
-Loaders for SWE-bench's own formats (parquet, JSON, JSONL, Hugging Face datasets) live beside
-this model; every part of the harness and the corpus speaks ``Task``.
+Every part of the harness and the corpus speaks ``Task``. ``load_tasks(ref)`` reads a suite from:
+
+- a ``.jsonl`` file (one task per line), a ``.json`` file (a list of tasks, ``{"tasks": [...]}``
+  or one task), a ``.parquet`` file: SWE-bench's own formats, whose ``FAIL_TO_PASS`` /
+  ``PASS_TO_PASS`` JSON strings are decoded;
+- a folder written by Hugging Face ``Dataset.save_to_disk`` (``split`` picks a DatasetDict's split),
+  or a folder holding ``tasks.jsonl`` (or ``tasks.json`` / ``tasks.parquet``);
+- ``hf:OWNER/NAME`` (optionally ``hf:OWNER/NAME:SPLIT``): a Hugging Face dataset by name, read
+  from the local cache (``HF_DATASETS_OFFLINE=1`` is set: no network);
+- a suite *name*: the first folder ``<root>/<name>/`` found under, in order, each folder of
+  ``$DREAMER_SUITES`` (``os.pathsep``-separated), ``./datasets/suites/``, ``./evals/examples/``
+  and the packaged ``evals/examples/``.
+
+Relative ``source.location`` paths are resolved against the suite file's folder, so a loaded task
+always names its repository absolutely. Rows without a ``source`` (plain SWE-bench rows) get
+``RepoSource(kind="swe-bench")``: they load in full but cannot run offline.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from evals.errors import TaskLoadError
+
+SUITE_FILES = ("tasks.jsonl", "tasks.json", "tasks.parquet")
+"""File names looked for, in order, inside a suite folder."""
+LOCAL_KINDS = frozenset({"git", "bundle", "archive"})
 
 
 class RepoSource(BaseModel):
@@ -35,6 +58,13 @@ class Candidate(BaseModel):
     patch: str
     description: str = ""
     """What the patch does, in the words of the session that produced it."""
+
+
+def _decode_json(value: Any) -> Any:
+    """Parquet and CSV exports carry nested fields as JSON strings."""
+    if isinstance(value, str):
+        return json.loads(value) if value.strip() else None
+    return value
 
 
 class Task(BaseModel):
@@ -68,8 +98,12 @@ class Task(BaseModel):
     """How the tests run, with ``{tests}`` for the test ids; default: pytest."""
     certified: bool | None = None
     """Whether memory decides this task (corpus certification); None when not checked."""
+    oracle_memories: tuple[dict[str, Any], ...] = ()
+    """Memory dicts (``Memory.model_dump``) holding the hidden fact: the bank-free oracle pack."""
+    test_requirements: tuple[str, ...] = ()
+    """pip requirement lines the repository's tests need beyond the current interpreter's."""
 
-    @field_validator("FAIL_TO_PASS", "PASS_TO_PASS", mode="before")
+    @field_validator("FAIL_TO_PASS", "PASS_TO_PASS", "test_requirements", mode="before")
     @classmethod
     def _decode_test_list(cls, value: Any) -> Any:
         # SWE-bench stores these lists as JSON strings.
@@ -78,3 +112,146 @@ class Task(BaseModel):
         if value is None:
             return ()
         return tuple(value)
+
+    @field_validator("candidates", "oracle_memories", mode="before")
+    @classmethod
+    def _decode_nested(cls, value: Any) -> Any:
+        value = _decode_json(value)
+        return () if value is None else value
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _decode_source(cls, value: Any) -> Any:
+        value = _decode_json(value)
+        return RepoSource() if value is None else value
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_tasks(ref: str | Path, *, split: str | None = None) -> list[Task]:
+    """The tasks of the suite ``ref`` (a file, a folder, ``hf:NAME[:SPLIT]`` or a suite name)."""
+    text = str(ref)
+    if text.startswith("hf:"):
+        name, _, hf_split = text[3:].partition(":")
+        return tasks_from_records(_hf_by_name(name, hf_split or split or "test"), Path.cwd(), text)
+    path = resolve_suite(text)
+    if path.is_dir():
+        if (path / "dataset_info.json").exists() or (path / "dataset_dict.json").exists():
+            return tasks_from_records(_hf_from_disk(path, split), path, str(path))
+        for name in SUITE_FILES:
+            if (path / name).exists():
+                return load_tasks(path / name)
+        raise TaskLoadError(
+            f"suite folder {path} holds none of {', '.join(SUITE_FILES)} and is not a "
+            "Hugging Face save_to_disk folder; put the tasks in tasks.jsonl"
+        )
+    return tasks_from_records(_read_records(path), path.parent, str(path))
+
+
+def resolve_suite(ref: str) -> Path:
+    """A suite reference as a path: an existing path as is, else a name under the suite roots."""
+    path = Path(ref).expanduser()
+    if path.exists():
+        return path.resolve()
+    roots = suite_roots()
+    if os.sep not in ref and "/" not in ref:
+        for root in roots:
+            if (root / ref).is_dir():
+                return (root / ref).resolve()
+    raise TaskLoadError(
+        f"no suite {ref!r}: not a file or folder, and no folder of that name under "
+        f"{', '.join(str(r) for r in roots)}; pass a path or set DREAMER_SUITES"
+    )
+
+
+def suite_roots() -> list[Path]:
+    """The folders searched for suite names, in order."""
+    env = [Path(p).expanduser() for p in os.environ.get("DREAMER_SUITES", "").split(os.pathsep) if p]
+    here = Path(__file__).resolve().parent / "examples"
+    roots = [*env, Path("datasets/suites"), Path("evals/examples"), here]
+    return list(dict.fromkeys(r.resolve() for r in roots))
+
+
+def tasks_from_records(records: Iterable[dict[str, Any]], base_dir: Path, where: str) -> list[Task]:
+    """Validate raw rows as tasks, resolving relative repository paths against ``base_dir``."""
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for index, record in enumerate(records):
+        record = dict(record)
+        if "source" not in record or record["source"] is None:
+            record["source"] = {"kind": "swe-bench", "location": f"https://github.com/{record.get('repo', '')}"}
+        try:
+            task = Task.model_validate(record)
+        except (ValidationError, ValueError) as exc:
+            raise TaskLoadError(f"task {index} of {where} is invalid: {exc}") from exc
+        if task.instance_id in seen:
+            raise TaskLoadError(f"{where} holds instance {task.instance_id!r} twice")
+        seen.add(task.instance_id)
+        tasks.append(_absolute_source(task, base_dir))
+    return tasks
+
+
+def save_tasks(tasks: Iterable[Task], path: Path) -> Path:
+    """Write tasks as JSONL (the suite format every loader reads)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        for task in tasks:
+            out.write(task.model_dump_json() + "\n")
+    return path
+
+
+def _absolute_source(task: Task, base_dir: Path) -> Task:
+    loc = task.source.location
+    if task.source.kind not in LOCAL_KINDS or not loc or "://" in loc or Path(loc).is_absolute():
+        return task
+    resolved = str((base_dir / loc).resolve())
+    return task.model_copy(update={"source": RepoSource(kind=task.source.kind, location=resolved)})
+
+
+def _read_records(path: Path) -> list[dict[str, Any]]:
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".jsonl":
+            lines = path.read_text(encoding="utf-8").splitlines()
+            return [json.loads(line) for line in lines if line.strip()]
+        if suffix == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(data, dict):
+                data = data.get("tasks", [data])
+            return list(data)
+        if suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path).to_pylist()
+    except (OSError, ValueError) as exc:
+        raise TaskLoadError(f"cannot read tasks from {path}: {exc}") from exc
+    raise TaskLoadError(f"{path}: unknown suite format {suffix!r}; use .jsonl, .json or .parquet")
+
+
+def _hf_from_disk(path: Path, split: str | None) -> list[dict[str, Any]]:
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    from datasets import Dataset, DatasetDict, load_from_disk
+
+    data = load_from_disk(str(path))
+    if isinstance(data, DatasetDict):
+        names = list(data.keys())
+        chosen = split or ("test" if "test" in names else names[0])
+        if chosen not in data:
+            raise TaskLoadError(f"{path} has splits {names}, not {chosen!r}")
+        data = data[chosen]
+    assert isinstance(data, Dataset)
+    return list(data.to_list())
+
+
+def _hf_by_name(name: str, split: str) -> list[dict[str, Any]]:
+    os.environ["HF_DATASETS_OFFLINE"] = "1"
+    from datasets import load_dataset
+
+    try:
+        return list(load_dataset(name, split=split).to_list())
+    except Exception as exc:  # datasets raises many kinds when a name is not cached
+        raise TaskLoadError(
+            f"cannot load Hugging Face dataset {name!r} split {split!r} offline: {exc}; "
+            "download it once, or save_to_disk a copy and pass its folder"
+        ) from exc

@@ -11,6 +11,20 @@ from dreamer.registry import Registry
 
 
 @dataclass(frozen=True)
+class Document:
+    """A decoded trajectory file, as the driver hands it to adapters.
+
+    ``kind`` is ``json`` (``value`` is the parsed document) or ``jsonl`` (``value`` is the list of
+    parsed records, one per non-blank line; ``lines[i]`` is the 1-based line number of record i).
+    """
+
+    kind: str
+    value: object
+    path: str
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class IngestContext:
     """What an adapter knows besides the file's bytes.
 
@@ -29,8 +43,8 @@ class IngestContext:
 class TrajectoryAdapter(ABC):
     """Turns one trajectory file into Sessions with structured Events.
 
-    ``sniff`` looks at the decoded document (parsed JSON, a list of JSONL records, or None when
-    the file is not JSON) and says how sure it is that the file is in its format (0 to 1).
+    ``sniff`` looks at the decoded document and says how sure it is that the file is in its
+    format (0 to 1); it never raises.
     ``parse`` raises ``dreamer.errors.IngestError(reason, where)`` on a malformed file: the
     driver quarantines it. It never returns a half-parsed session.
     """
@@ -38,10 +52,10 @@ class TrajectoryAdapter(ABC):
     name: ClassVar[str]
 
     @abstractmethod
-    def sniff(self, doc: object, path: str) -> float: ...
+    def sniff(self, doc: Document) -> float: ...
 
     @abstractmethod
-    def parse(self, doc: object, ctx: IngestContext) -> list[Session]: ...
+    def parse(self, doc: Document, ctx: IngestContext) -> list[Session]: ...
 
 
 ADAPTERS: Registry[type[TrajectoryAdapter]] = Registry("trajectory format")

@@ -1,0 +1,149 @@
+"""Commands over the evidence store: ingest, sessions, show session, quarantine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dreamer.commands.common import console, fail, print_json, show_app, store_or_exit
+
+PROGRESS_MIN_FILES = 10
+"""Below this many files a progress bar is noise."""
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def ingest(
+        paths: Annotated[list[Path], typer.Argument(help="Trajectory files or folders (recursed).")],
+        repo: Annotated[str | None, typer.Option(help="Repository, where a file does not say.")] = None,
+        branch: Annotated[str | None, typer.Option(help="Branch, where a file does not say.")] = None,
+        commit: Annotated[str | None, typer.Option(help="Commit, where a file does not say.")] = None,
+        task: Annotated[str | None, typer.Option(help="Task or issue id, where a file does not say.")] = None,
+        fmt: Annotated[str, typer.Option("--format", help="auto, or an adapter name.")] = "auto",
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """Ingest trajectories into the append-only evidence store.
+
+        Malformed files are quarantined (kept verbatim with the reason); the rest proceed.
+        Exits 0 even when files were quarantined; non-zero on a usage or store failure.
+        """
+        from dreamer.ingest import ADAPTERS, Defaults, ingest_paths
+        from dreamer.ingest import adapters as _adapters  # noqa: F401  (registers them)
+
+        if fmt != "auto" and fmt not in ADAPTERS:
+            fail(f"unknown --format {fmt!r}; known: auto, {', '.join(ADAPTERS.names())}", code=2)
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            fail(f"no such file or folder: {', '.join(missing)}", code=2)
+        store = store_or_exit()
+        report = ingest_paths(
+            store, paths, Defaults(repo, branch, commit, task), fmt, progress=None if as_json else _progress
+        )
+        if as_json:
+            print_json(report.summary())
+            return
+        _print_report(report)
+
+    @app.command()
+    def sessions(
+        repo: Annotated[str | None, typer.Option(help="Only this repository's sessions.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """List stored sessions, oldest first."""
+        rows = store_or_exit().evidence.sessions(repo=repo)
+        if as_json:
+            print_json([s.model_dump(mode="json", exclude={"events"}) for s in rows])
+            return
+        from rich.table import Table
+
+        table = Table("id", "format", "repo", "branch", "task", "outcome", "events", "started")
+        for s in rows:
+            table.add_row(
+                s.id, s.source_format, s.repo or "", s.branch or "", s.task_id or "",
+                s.outcome or "", str(s.metadata.get("event_count", "")),
+                s.started_at.isoformat(timespec="seconds") if s.started_at else "",
+            )
+        console().print(table)
+        console().print(f"{len(rows)} sessions")
+
+    @show_app.command("session")
+    def show_session(
+        session_id: Annotated[str, typer.Argument(help="Session id or a unique prefix.")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        width: Annotated[int, typer.Option(help="Characters of each event's text to show.")] = 300,
+    ) -> None:
+        """Show a session with its structured events."""
+        from dreamer.errors import StoreError
+
+        try:
+            session = store_or_exit().evidence.session(session_id)
+        except StoreError as exc:
+            fail(str(exc))
+        if as_json:
+            print_json(session.model_dump(mode="json"))
+            return
+        _print_session(session, width)
+
+    @app.command()
+    def quarantine(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+        """List quarantined files with the reason and where in the file the fault is."""
+        rows = store_or_exit().evidence.quarantined()
+        items = [
+            {"path": r.source_path, "sha256": r.sha256, "reason": r.reason, "where": r.location,
+             "at": r.at.isoformat()}
+            for r in rows
+        ]
+        if as_json:
+            print_json(items)
+            return
+        for item in items:
+            console().print(f"[red]{item['path']}[/red]: {item['reason']} (at {item['where']})")
+        console().print(f"{len(items)} quarantined")
+
+
+def _progress(files: Iterable[Path], total: int) -> Iterator[Path]:
+    if total < PROGRESS_MIN_FILES or not sys.stderr.isatty():
+        yield from files
+        return
+    from rich.progress import track
+
+    yield from track(files, total=total, description="ingesting", console=console(stderr=True))
+
+
+def _print_report(report) -> None:  # type: ignore[no-untyped-def]
+    out = console()
+    for item in report.ingested:
+        out.print(f"[green]ingested[/green] {item['path']} ({item['format']}, "
+                  f"{len(item['sessions'])} session(s): {', '.join(item['sessions'])})")
+    for item in report.duplicates:
+        out.print(f"[yellow]duplicate[/yellow] {item['path']} (already {item['status']})")
+    for item in report.quarantined:
+        out.print(f"[red]quarantined[/red] {item['path']}: {item['reason']} (at {item['where']})")
+    out.print(
+        f"{len(report.ingested)} ingested, {len(report.duplicates)} duplicates, "
+        f"{len(report.quarantined)} quarantined, {len(report.skipped)} skipped"
+    )
+
+
+def _print_session(session, width: int) -> None:  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    out = console()
+    head = session.model_dump(mode="json", exclude={"events"})
+    for key, value in head.items():
+        if value not in (None, {}, ""):
+            out.print(f"[bold]{key}[/bold]: {json.dumps(value) if isinstance(value, dict) else value}")
+    table = Table("seq", "kind", "role", "text", "data", show_lines=True)
+    for event in session.events:
+        text = event.text if len(event.text) <= width else event.text[:width] + " …"
+        data = {k: v for k, v in event.data.items() if k != "diff"}
+        if "diff" in event.data:
+            data["diff"] = f"<{len(event.data['diff'].splitlines())} lines>"
+        table.add_row(str(event.seq), event.kind.value, event.role or "", text,
+                      json.dumps(data, default=str)[:width] if data else "")
+    out.print(table)

@@ -1,0 +1,222 @@
+"""A task's repository at its base state in an isolated copy; patches applied; tests run.
+
+The copy is a ``git clone --shared`` (or a clone of a bundle, or an unpacked archive committed as
+the base state) in a temporary folder, checked out at ``base_commit``; nothing touches the
+source repository. Patches apply in SWE-bench's order of attempts, each on a clean tree:
+``git apply --verbose``, ``git apply --verbose --3way``, ``git apply --verbose --reject`` (only
+when every hunk lands), then ``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
+timeout kills the whole process group.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from evals.errors import PatchApplyError, TestTimeoutError, WorkspaceError
+from evals.tasks import Task
+
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "dreamer", "GIT_AUTHOR_EMAIL": "dreamer@localhost",
+    "GIT_COMMITTER_NAME": "dreamer", "GIT_COMMITTER_EMAIL": "dreamer@localhost",
+    "GIT_TERMINAL_PROMPT": "0",
+}
+APPLY_ATTEMPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("git apply", ("git", "apply", "--verbose")),
+    ("git apply --3way", ("git", "apply", "--verbose", "--3way")),
+    ("git apply --reject", ("git", "apply", "--verbose", "--reject")),
+    ("patch --fuzz", ("patch", "--batch", "--fuzz=5", "-p1", "-i")),
+)
+"""SWE-bench's order of attempts, by the name reports give them."""
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run git in ``cwd`` with a fixed identity and no prompts."""
+    env = {**os.environ, **_GIT_ENV}
+    result = subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    if check and result.returncode != 0:
+        raise WorkspaceError(
+            "repository unavailable", f"git {' '.join(args)} in {cwd}: {result.stderr.strip()}"
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """How a patch went in: the attempt that worked and the log of every attempt."""
+
+    method: str
+    log: str
+
+
+@dataclass(frozen=True)
+class TestRun:
+    """One run of a task's tests."""
+
+    __test__ = False
+
+    command: str
+    output: str
+    exit_code: int
+    duration_s: float
+
+
+@dataclass
+class Workspace:
+    """An isolated working copy of a task's repository at its base commit."""
+
+    task: Task
+    root: Path
+    path: Path
+    _cleanup: bool = field(default=True, repr=False)
+
+    @classmethod
+    def create(cls, task: Task, parent: Path | None = None, keep: bool = False) -> Workspace:
+        """Copy the task's repository into a fresh temporary folder, at ``base_commit``."""
+        root = Path(tempfile.mkdtemp(prefix=f"dreamer-{_slug(task.instance_id)}-", dir=parent))
+        path = root / "repo"
+        try:
+            _materialise(task, path)
+        except BaseException:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        return cls(task=task, root=root, path=path, _cleanup=not keep)
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the copy (unless it was made with ``keep=True``)."""
+        if self._cleanup:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def reset(self) -> None:
+        """Back to the last applied state: drop every uncommitted change, tracked or not."""
+        git(self.path, "reset", "--hard", "--quiet")
+        git(self.path, "clean", "-fdxq")
+
+    def apply(self, patch: str, label: str = "patch") -> ApplyResult:
+        """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works."""
+        patch_file = self.root / f"{label}.diff"
+        patch_file.write_text(patch if patch.endswith("\n") else patch + "\n", encoding="utf-8")
+        log: list[str] = []
+        for name, argv in APPLY_ATTEMPTS:
+            if argv[0] == "patch" and shutil.which("patch") is None:
+                log.append(f"$ {name}: skipped, the patch program is not installed")
+                continue
+            head = _untracked(self.path)
+            result = subprocess.run(
+                [*argv, str(patch_file)], cwd=self.path, capture_output=True, text=True,
+                check=False, env={**os.environ, **_GIT_ENV},
+            )
+            log.append(f"$ {name} (exit {result.returncode})\n{result.stdout}{result.stderr}")
+            if result.returncode == 0:
+                _drop_rejects(self.path, head)
+                # Commit so a later patch's failed attempt resets to here, not to the base.
+                git(self.path, "add", "--all")
+                git(self.path, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", label)
+                return ApplyResult(method=name, log="\n".join(log))
+            _restore(self.path, head)
+        raise PatchApplyError(f"{label} did not apply", "\n".join(log))
+
+    def run(
+        self, command: Sequence[str] | str, timeout: float, env: dict[str, str] | None = None
+    ) -> TestRun:
+        """Run ``command`` in the copy; on timeout kill its process group and raise."""
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            argv, cwd=self.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, errors="replace", start_new_session=True,
+        )
+        try:
+            output, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            output, _ = proc.communicate()
+            raise TestTimeoutError(f"timeout after {timeout:g}s", output[-4000:]) from None
+        return TestRun(
+            command=shlex.join(argv), output=output, exit_code=proc.returncode,
+            duration_s=time.monotonic() - start,
+        )
+
+
+def _materialise(task: Task, dest: Path) -> None:
+    source = task.source
+    location = Path(source.location) if source.location else None
+    if source.kind not in ("git", "bundle", "archive") or location is None:
+        raise WorkspaceError(
+            "repository unavailable",
+            f"{task.instance_id}: source kind {source.kind!r} at {source.location!r} cannot be "
+            "copied offline; give the task a local git repository, bundle or archive",
+        )
+    if "://" not in source.location and not location.exists():
+        raise WorkspaceError("repository unavailable", f"{task.instance_id}: {location} does not exist")
+    if source.kind == "archive":
+        _unpack_archive(location, dest)
+        return
+    args = ["clone", "--quiet", "--no-checkout"]
+    if source.kind == "git" and "://" not in source.location:
+        args.append("--shared")
+    git(dest.parent, *args, str(location), str(dest))
+    git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", task.base_commit)
+
+
+def _unpack_archive(archive: Path, dest: Path) -> None:
+    staging = dest.parent / "unpacked"
+    try:
+        shutil.unpack_archive(str(archive), str(staging))
+    except (ValueError, OSError, shutil.ReadError) as exc:
+        raise WorkspaceError("repository unavailable", f"cannot unpack {archive}: {exc}") from exc
+    entries = list(staging.iterdir())
+    top = entries[0] if len(entries) == 1 and entries[0].is_dir() else staging
+    shutil.move(str(top), str(dest))
+    git(dest, "init", "--quiet")
+    git(dest, "add", "--all")
+    git(dest, "commit", "--quiet", "--allow-empty", "-m", f"base state from {archive.name}")
+
+
+def _untracked(path: Path) -> set[str]:
+    """Untracked files present before an attempt, so a failed attempt's debris can be removed."""
+    out = git(path, "ls-files", "--others", "--exclude-standard", "-z").stdout
+    return {p for p in out.split("\0") if p}
+
+
+def _restore(path: Path, untracked_before: set[str]) -> None:
+    git(path, "reset", "--hard", "--quiet", check=False)
+    for rel in _untracked(path) - untracked_before:
+        (path / rel).unlink(missing_ok=True)
+
+
+def _drop_rejects(path: Path, untracked_before: set[str]) -> None:
+    for rel in _untracked(path) - untracked_before:
+        if rel.endswith((".rej", ".orig")):
+            (path / rel).unlink(missing_ok=True)
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)[:60]
