@@ -36,3 +36,11 @@ class IngestError(DreamerError):
         self.reason = reason
         self.where = where
         super().__init__(f"{reason} (at {where})" if where else reason)
+
+
+class GateError(DreamerError):
+    """A promotion was refused: the gate failed, or production moved while the gate ran."""
+
+    def __init__(self, message: str, reasons: list[str] | None = None) -> None:
+        self.reasons = reasons or []
+        super().__init__(message + ("".join(f"\n  - {r}" for r in self.reasons)))

@@ -17,9 +17,13 @@ from dreamer import settings
 from dreamer.errors import StoreError
 from dreamer.store.banks import BankStore
 from dreamer.store.evidence import AddResult, EvidenceStore, IngestionRecord
+from dreamer.store.locks import LockHeldError, LockStore
 from dreamer.store.migrate import upgrade
 
-__all__ = ["AddResult", "BankStore", "EvidenceStore", "IngestionRecord", "Store", "open_store"]
+__all__ = [
+    "AddResult", "BankStore", "EvidenceStore", "IngestionRecord", "LockHeldError", "LockStore",
+    "Store", "open_store",
+]
 
 
 @dataclass
@@ -30,6 +34,7 @@ class Store:
     sessions: sessionmaker[DbSession]
     evidence: EvidenceStore
     banks: BankStore
+    locks: LockStore
 
     @property
     def url(self) -> str:
@@ -56,7 +61,7 @@ def open_store(url: str | None = None, migrate: bool = True) -> Store:
                 f"cannot migrate the store at {engine.url.render_as_string(hide_password=True)}: {exc}"
             ) from exc
     factory = sessionmaker(engine, expire_on_commit=False)
-    return Store(engine, factory, EvidenceStore(factory), BankStore(factory))
+    return Store(engine, factory, EvidenceStore(factory), BankStore(factory), LockStore(factory))
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -125,3 +125,28 @@ class AliasMoveRow(Base):
 
 
 Index("ix_alias_moves_repo_name", AliasMoveRow.repo, AliasMoveRow.name, AliasMoveRow.id)
+
+
+class LockRow(Base):
+    """A named lock held by one run (e.g. ``promote:<repo>``); expired locks may be taken over."""
+
+    __tablename__ = "locks"
+    name: Mapped[str] = mapped_column(String(255), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(255))
+    acquired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GateDecisionRow(Base):
+    """A recorded gate decision: which candidate against which production, and why."""
+
+    __tablename__ = "gate_decisions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    repo: Mapped[str] = mapped_column(String(255), index=True)
+    candidate: Mapped[str] = mapped_column(String(40))
+    production: Mapped[str | None] = mapped_column(String(40))
+    passed: Mapped[bool] = mapped_column(Boolean)
+    promoted: Mapped[bool] = mapped_column(Boolean, default=False)
+    reasons: Mapped[list[Any]] = mapped_column(JSON)
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

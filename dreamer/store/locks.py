@@ -1,0 +1,71 @@
+"""Named locks in the database, so that two runs on different processes or machines never both
+do what only one may (e.g. promote a bank). A lock expires, so a killed run does not hold it
+forever."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.orm import sessionmaker
+
+from dreamer.errors import StoreError
+from dreamer.store.schema import LockRow
+
+
+class LockHeldError(StoreError):
+    """Another run holds the lock."""
+
+
+def holder_id() -> str:
+    """Who is asking: host, process and a random part, unique per call site."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class LockStore:
+    def __init__(self, sessions: sessionmaker[DbSession]) -> None:
+        self._sessions = sessions
+
+    def acquire(self, name: str, holder: str, ttl: timedelta = timedelta(hours=2)) -> bool:
+        """Take ``name`` for ``holder``; False when another live holder has it."""
+        now = datetime.now(UTC)
+        try:
+            with self._sessions.begin() as db:
+                # Only an expired lock may be taken over; a live one stays with its holder.
+                db.execute(delete(LockRow).where(LockRow.name == name, LockRow.expires_at < now))
+                db.add(LockRow(name=name, holder=holder, acquired_at=now, expires_at=now + ttl))
+        except IntegrityError:
+            return False
+        return True
+
+    def release(self, name: str, holder: str) -> None:
+        with self._sessions.begin() as db:
+            db.execute(delete(LockRow).where(LockRow.name == name, LockRow.holder == holder))
+
+    def holder(self, name: str) -> str | None:
+        with self._sessions() as db:
+            row = db.get(LockRow, name)
+            return row.holder if row is not None and _aware(row.expires_at) >= datetime.now(UTC) else None
+
+    @contextmanager
+    def hold(self, name: str, ttl: timedelta = timedelta(hours=2)) -> Iterator[str]:
+        """Hold ``name`` for the block, or raise LockHeldError naming who holds it."""
+        me = holder_id()
+        if not self.acquire(name, me, ttl):
+            raise LockHeldError(f"lock {name!r} is held by {self.holder(name) or 'another run'}; "
+                                "wait for it to finish (or for the lock to expire)")
+        try:
+            yield me
+        finally:
+            self.release(name, me)
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
