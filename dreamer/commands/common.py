@@ -18,7 +18,10 @@ show_app = typer.Typer(help="Show one stored record in full.", no_args_is_help=T
 def console(stderr: bool = False):  # type: ignore[no-untyped-def]
     from rich.console import Console
 
-    return Console(stderr=stderr, soft_wrap=False)
+    stream = sys.stderr if stderr else sys.stdout
+    # Piped output is read by people and tools alike: don't squeeze it to rich's 80 columns.
+    width = None if stream.isatty() else 200
+    return Console(stderr=stderr, soft_wrap=False, width=width)
 
 
 def print_json(value: Any) -> None:

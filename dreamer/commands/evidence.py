@@ -131,19 +131,22 @@ def _print_report(report) -> None:  # type: ignore[no-untyped-def]
 
 
 def _print_session(session, width: int) -> None:  # type: ignore[no-untyped-def]
-    from rich.table import Table
+    from rich.markup import escape
 
     out = console()
     head = session.model_dump(mode="json", exclude={"events"})
     for key, value in head.items():
         if value not in (None, {}, ""):
-            out.print(f"[bold]{key}[/bold]: {json.dumps(value) if isinstance(value, dict) else value}")
-    table = Table("seq", "kind", "role", "text", "data", show_lines=True)
+            shown = json.dumps(value) if isinstance(value, dict) else value
+            out.print(f"[bold]{key}[/bold]: {escape(str(shown))}", soft_wrap=True)
     for event in session.events:
+        role = f" ({event.role})" if event.role else ""
+        out.print(f"\n[bold cyan]#{event.seq} {event.kind.value}[/bold cyan]{role}")
         text = event.text if len(event.text) <= width else event.text[:width] + " …"
+        if text.strip():
+            out.print(escape(text), soft_wrap=True, highlight=False)
         data = {k: v for k, v in event.data.items() if k != "diff"}
         if "diff" in event.data:
-            data["diff"] = f"<{len(event.data['diff'].splitlines())} lines>"
-        table.add_row(str(event.seq), event.kind.value, event.role or "", text,
-                      json.dumps(data, default=str)[:width] if data else "")
-    out.print(table)
+            data["diff"] = f"<{len(str(event.data['diff']).splitlines())} lines>"
+        if data:
+            out.print(f"[dim]{escape(json.dumps(data, default=str)[: width * 2])}[/dim]", soft_wrap=True)
