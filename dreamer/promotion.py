@@ -161,3 +161,21 @@ def _exists(client: Any, name: str) -> bool:
     except Exception:
         return False
     return True
+
+
+def latest_decision(store: Store, repo: str, candidate: str) -> GateDecision | None:
+    """The newest recorded gate decision for ``candidate`` against the current production."""
+    from sqlalchemy import select
+
+    production = store.banks.alias(PRODUCTION, repo)
+    stmt = (
+        select(GateDecisionRow)
+        .where(GateDecisionRow.repo == repo, GateDecisionRow.candidate == candidate)
+        .order_by(GateDecisionRow.id.desc())
+    )
+    with store.sessions() as db:
+        for row in db.scalars(stmt):
+            if row.production == production:
+                return GateDecision.model_validate(row.details["decision"])
+            return None
+    return None

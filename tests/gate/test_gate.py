@@ -102,3 +102,40 @@ def test_refusals() -> None:
     assert store.banks.alias("production", "acme/shop") is None
     forced = promote(store, "acme/shop", v1.id, force=True, reason="bootstrap")
     assert forced.forced and store.banks.history("production", "acme/shop")[0].reason == "bootstrap"
+
+
+def test_cli_promote_needs_a_recorded_passing_decision_and_rollback_restores() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from dreamer.cli import app
+    from dreamer.promotion import record_decision
+
+    store = open_store()
+    v1, v2 = bank("one fact"), bank("one fact", "another fact")
+    store.banks.put(v1)
+    store.banks.put(v2)
+    runner = CliRunner()
+    refused = runner.invoke(app, ["promote", v1.id])
+    assert refused.exit_code == 1 and "no gate decision" in refused.output
+    first = runner.invoke(app, ["promote", v1.id, "--force", "--reason", "bootstrap", "--json"])
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["production"] == v1.id
+
+    bad = decide(load_gate("default"), GateEvidence(
+        candidate=outcomes(0, 4), production=outcomes(2, 4), candidate_active_tokens=10))
+    record_decision(store, "acme/shop", v2.id, v1.id, bad, promoted=False)
+    rejected = runner.invoke(app, ["promote", v2.id])
+    assert rejected.exit_code == 1 and "regressions" in rejected.output
+    good = decide(load_gate("default"), GateEvidence(
+        candidate=outcomes(9, 10), production=outcomes(0, 10), candidate_active_tokens=10))
+    record_decision(store, "acme/shop", v2.id, v1.id, good, promoted=False)
+    assert runner.invoke(app, ["promote", v2.id]).exit_code == 0
+    assert registry_alias("acme/shop") == v2.id
+
+    back = runner.invoke(app, ["rollback", "--json"])
+    assert back.exit_code == 0, back.output
+    assert json.loads(back.stdout)["production"] == v1.id
+    assert registry_alias("acme/shop") == v1.id
+    assert [r["name"] for r in json.loads(runner.invoke(app, ["aliases", "--json"]).stdout)] == ["production"]
