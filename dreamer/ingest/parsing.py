@@ -1,8 +1,10 @@
-"""Text parsers shared by the trajectory adapters.
+"""What the trajectory adapters share.
 
-Test-run output into outcomes, test-command detection, paths from a unified diff, paths of
-SWE-agent editing commands, and the small conversions every adapter needs (timestamps, content
-parts, repository-relative paths). Pure functions: no I/O, no adapter state.
+Text parsing (pure functions): test-run output into outcomes, test-command detection, paths from
+a unified diff, paths of SWE-agent editing commands, timestamps, content parts, repository-
+relative paths. Session building: ``EventLog`` (numbering events, the observation/test_result
+rule, the Session with its fallbacks), ``records``/``single_object`` (reading a ``Document``)
+and ``checked`` (pydantic validation that fails as an ``IngestError`` at the exact place).
 """
 
 from __future__ import annotations
@@ -11,10 +13,15 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
+from dreamer.errors import IngestError
 from dreamer.ingest.base import Document, IngestContext
 from dreamer.models import Event, EventKind, Session, TestOutcome
+
+M = TypeVar("M", bound=BaseModel)
 
 # --------------------------------------------------------------------------- test output
 
@@ -143,7 +150,8 @@ def _parse_unittest(lines: list[str]) -> TestRun:
         verdict_match = _UNITTEST_VERDICT.search(line)
         if pending and verdict_match:
             word = verdict_match["verdict"]
-            _add(tests, pending, "skipped" if word.startswith("skipped") else _UNITTEST_OUTCOME[word])
+            outcome = "skipped" if word.startswith("skipped") else _UNITTEST_OUTCOME[word]
+            _add(tests, pending, outcome)
             pending = None
         ran_match = _UNITTEST_RAN.match(line)
         if ran_match:
@@ -309,11 +317,17 @@ def to_utc(value: Any) -> datetime | None:
             seconds = value / 1000 if value > 1e11 else value  # epoch milliseconds
             return datetime.fromtimestamp(seconds, tz=UTC)
         if isinstance(value, str) and value.strip():
-            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-            return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+            return as_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
     except (ValueError, OverflowError, OSError):
         return None
     return None
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """``moment`` in UTC; a naive one is taken to be UTC already."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def content_text(content: Any) -> str:
@@ -326,7 +340,7 @@ def content_text(content: Any) -> str:
         texts = [
             part if isinstance(part, str) else str(part.get("text", ""))
             for part in content
-            if isinstance(part, str) or (isinstance(part, dict) and part.get("type", "text") == "text")
+            if isinstance(part, str) or (isinstance(part, dict) and part.get("type") == "text")
         ]
         return "\n".join(texts)
     if isinstance(content, dict):
@@ -390,7 +404,7 @@ class EventLog:
         clean = {key: value for key, value in data.items() if value is not None}
         self.events.append(
             Event(session_id=self.session_id, seq=seq, kind=kind, role=role, text=text,
-                  timestamp=timestamp, data=clean)
+                  timestamp=as_utc(timestamp), data=clean)
         )
         return seq
 
@@ -444,6 +458,8 @@ class EventLog:
         for key, value in defaults.items():
             if fields.get(key) is None:
                 fields[key] = value
+        fields["started_at"] = as_utc(fields["started_at"])
+        fields["ended_at"] = as_utc(fields["ended_at"])
         return Session(
             id=self.session_id, source_format=source_format, raw_sha256=self.ctx.raw_sha256,
             ordinal=self.ordinal, source_path=self.ctx.source_path, events=tuple(self.events),
@@ -457,3 +473,31 @@ def normal_outcome(exit_status: Any) -> str | None:
         return None
     status = exit_status.strip()
     return "submitted" if status.lower() == "submitted" else status
+
+
+# How pydantic names the member of a union that failed, inside an error's location.
+_UNION_TAG = re.compile(r"^(?:str|int|float|bool|none|[a-z-]+\[.*\]|function-.*)$")
+
+
+def checked(model: type[M], value: Any, where: str = "") -> M:
+    """Validate ``value`` as ``model``; a failure raises IngestError at the exact place.
+
+    Pydantic's error location (``("trajectory", 3, "action")``) becomes ``trajectory[3].action``
+    below ``where``.
+    """
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        place = where
+        for part in error["loc"]:
+            if isinstance(part, str) and _UNION_TAG.match(part):
+                break  # a union member's tag (``str``, ``list[any]``): the field is the place
+            place += f"[{part}]" if isinstance(part, int) else (f".{part}" if place else str(part))
+        reason = f"{error['msg']} (got {_short(error.get('input'))})"
+        raise IngestError(reason, place or "document") from exc
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

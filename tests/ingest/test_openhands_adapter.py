@@ -1,0 +1,85 @@
+"""OpenHands event streams: the real JSON array, a JSONL fixture, an evaluation wrapper."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from dreamer.errors import IngestError
+from dreamer.models import EventKind
+
+
+def test_real_stream_renames_the_file(trajectories: Path, parse) -> None:
+    (session,) = parse(trajectories / "openhands" / "wrong_initial_state.json", "openhands")
+    assert session.source_format == "openhands" and session.outcome == "finished"
+    assert session.started_at == datetime(2025, 1, 27, 23, 16, 50, 239610, UTC)
+    assert session.events[0].role == "user"
+    assert session.events[0].text == "Please rename game_2048.py to 2048.py"
+    (mv,) = [e for e in session.events if e.kind is EventKind.COMMAND and "command" in e.data]
+    assert mv.text == "mv /workspace/game_2048.py /workspace/2048.py"
+    (result,) = [e for e in session.events if e.data.get("cause") == mv.seq]
+    assert result.kind is EventKind.OBSERVATION and result.data["exit_code"] == 0
+    reads = [e for e in session.events if e.data.get("tool") == "read"]
+    assert [e.text for e in reads] == ["/workspace", "/workspace"]
+    final = session.events[-1]
+    assert final.kind is EventKind.MESSAGE and final.role == "assistant"
+    assert "successfully renamed" in final.text
+
+
+def test_jsonl_fixture_with_unittest_runs(fixtures: Path, parse) -> None:
+    (session,) = parse(fixtures / "openhands" / "events.jsonl", "openhands")
+    failing, passing = [e for e in session.events if e.kind is EventKind.TEST_RESULT]
+    assert failing.data["runner"] == "unittest" and failing.data["exit_code"] == 1
+    assert {t["test_id"]: t["outcome"] for t in failing.data["tests"]} == {
+        "test_add (tests.test_calc.CalcTest)": "passed",
+        "test_divide (tests.test_calc.CalcTest)": "failed",
+    }
+    assert passing.data["summary"] == {"passed": 2} and passing.data["exit_code"] == 0
+    (edit,) = [e for e in session.events if e.kind is EventKind.EDIT]
+    assert edit.data == {"paths": ["src/calc.py"], "tool": "edit"}  # relative to working_dir
+    cat = next(e for e in session.events if e.kind is EventKind.OBSERVATION and e.data.get(
+        "exit_code") == 1)
+    assert session.events[cat.data["cause"]].text == "cat /nonexistent"
+    assert session.metadata["skipped"] == {"observation:agent_state_changed": 1,
+                                           "action:condensation": 1}
+    assert session.events[-1].text == "divide() now uses true division; the tests pass."
+
+
+def test_evaluation_records_are_one_session_each(tmp_path: Path, fixtures: Path, parse) -> None:
+    stream = [json.loads(line) for line in (fixtures / "openhands" / "events.jsonl").open()]
+    patch = "diff --git a/src/calc.py b/src/calc.py\n--- a/src/calc.py\n+++ b/src/calc.py\n"
+    rows = [
+        {"instance_id": f"owner__proj-{n}", "history": stream,
+         "instance": {"repo": "owner/proj", "base_commit": "abc123"},
+         "test_result": {"git_patch": patch if n == 1 else ""}}
+        for n in (1, 2)
+    ]
+    path = tmp_path / "output.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    first, second = parse(path, "openhands")
+    assert (first.ordinal, second.ordinal) == (0, 1) and first.id != second.id
+    assert (first.repo, first.commit_start, first.task_id) == ("owner/proj", "abc123",
+                                                               "owner__proj-1")
+    assert first.outcome == "submitted" and first.events[-1].data["paths"] == ["src/calc.py"]
+    assert second.outcome == "finished"
+    assert not [e for e in second.events if e.kind is EventKind.SUBMISSION]
+
+
+@pytest.mark.parametrize(
+    ("record", "where"),
+    [
+        ({"id": 3, "action": "run", "args": "ls"}, "line 2.args"),
+        ({"id": 3, "observation": "run", "cause": "x", "content": ""}, "line 2.cause"),
+        ({"id": 3, "action": 5, "args": {}}, "line 2.action"),
+    ],
+)
+def test_structural_faults_name_their_line(tmp_path: Path, parse, record, where: str) -> None:
+    good = {"id": 0, "source": "user", "action": "message", "args": {"content": "hi"}}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n")
+    with pytest.raises(IngestError) as caught:
+        parse(path, "openhands")
+    assert caught.value.where == where
