@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """List stored bank versions, oldest first."""
-        rows = store_or_exit().banks.list(repo)
+        rows = store_or_exit().banks.versions(repo)
         items = [
             {"id": r.id, "repo": r.repo, "parent": r.parent_id, "made_by": r.origin.get("kind"),
              "memories": r.memory_count, "active": r.active_count,

@@ -155,7 +155,9 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
     return scores[0][2]
 
 
-def parse_file(data: bytes, path: str, defaults: Defaults, fmt: str = "auto") -> tuple[str, list[Session]]:
+def parse_file(
+    data: bytes, path: str, defaults: Defaults, fmt: str = "auto"
+) -> tuple[str, list[Session]]:
     """Decode and parse one file into sessions: (format name, sessions), or raise IngestError."""
     doc = decode(data, path)
     adapter = detect(doc, fmt)
@@ -194,7 +196,9 @@ def ingest_paths(
     return report
 
 
-def ingest_file(store: Store, path: Path, defaults: Defaults, fmt: str, report: IngestReport) -> None:
+def ingest_file(
+    store: Store, path: Path, defaults: Defaults, fmt: str, report: IngestReport
+) -> None:
     """Ingest one file into ``store`` and record what happened in ``report``."""
     data = path.read_bytes()
     name = str(path)
@@ -208,7 +212,9 @@ def ingest_file(store: Store, path: Path, defaults: Defaults, fmt: str, report: 
         source_format, sessions = parse_file(data, name, defaults, fmt)
     except IngestError as exc:
         result = store.evidence.add_quarantined(data, name, exc.reason, exc.where)
-        entry = {"path": name, "reason": exc.reason, "where": exc.where, "sha256": result.sha256}
+        entry: dict[str, object] = {
+            "path": name, "reason": exc.reason, "where": exc.where, "sha256": result.sha256,
+        }
         (report.quarantined if result.status == "quarantined" else report.duplicates).append(entry)
         return
     result = store.evidence.add_ingested(data, name, source_format, sessions)

@@ -102,7 +102,7 @@ class BankStore:
         target = self.alias(ref, repo) if not ref.startswith("bank_") else None
         return self.get(target or ref)
 
-    def list(self, repo: str | None = None) -> list[BankRow]:
+    def versions(self, repo: str | None = None) -> list[BankRow]:
         stmt = select(BankRow).order_by(BankRow.created_at, BankRow.id)
         if repo:
             stmt = stmt.where(BankRow.repo == repo)

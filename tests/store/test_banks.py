@@ -32,7 +32,7 @@ def test_storing_the_same_bank_twice_is_a_no_op(store: Store) -> None:
     bank = Bank(repo="acme/shop", memories=(memory("a"),))
     store.banks.put(bank)
     store.banks.put(bank)
-    assert [r.id for r in store.banks.list()] == [bank.id]
+    assert [r.id for r in store.banks.versions()] == [bank.id]
 
 
 def test_versions_share_memory_rows(store: Store) -> None:

@@ -1,0 +1,291 @@
+"""Citations of code: file, line span, and the sha256 of those lines at a commit, read with git.
+
+The hash is what verification later compares against the current checkout, so it is computed
+exactly as ``Citation.lines_sha256`` documents: the cited lines joined with ``"\\n"``. When the
+repository is not on this machine, or the commit or file is missing from it, the citation keeps
+its path and span with ``lines_sha256=None``, and the memory carries the tag
+``HASH_UNKNOWN_TAG`` so that a verifier knows the lines were never checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from dreamer.models import Citation, CitationKind
+
+HASH_UNKNOWN_TAG = "lines-hash-unknown"
+"""Tag of a memory with a file citation whose lines could not be read at their commit."""
+
+REPOS_ENV = "DREAMER_REPOS"
+"""``os.pathsep``-separated folders holding repositories (``<name>``, ``<owner>/<name>``,
+``<owner>__<name>``, optionally ``.git`` or a ``.bundle``) for reading cited lines."""
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_FILE = re.compile(r"^\+\+\+ (?:b/)?(.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One hunk of a unified diff: where its lines are before and after, and their text."""
+
+    path: str
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+    new_lines: tuple[str, ...]
+    """Context and added lines: the file's text at ``new_start`` after the change."""
+    added_at: tuple[int, ...] = ()
+    """Offsets of the added lines within ``new_lines``."""
+    old_lines: tuple[str, ...] = ()
+    """Context and removed lines: the file's text at ``old_start`` before the change."""
+
+
+def parse_diff(diff: str) -> list[Hunk]:
+    """The hunks of a unified diff (git or plain), in order; malformed parts are skipped."""
+    hunks: list[Hunk] = []
+    path: str | None = None
+    header: tuple[int, int, int, int] | None = None
+    added: list[str] = []
+    removed: list[str] = []
+    new_lines: list[str] = []
+    added_at: list[int] = []
+    old_lines: list[str] = []
+
+    def close() -> None:
+        if path is not None and header is not None:
+            hunks.append(
+                Hunk(
+                    path,
+                    *header,
+                    tuple(added),
+                    tuple(removed),
+                    tuple(new_lines),
+                    tuple(added_at),
+                    tuple(old_lines),
+                )
+            )
+
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            close()
+            header = None
+            match = _FILE.match(line)
+            path = None if not match or match.group(1) == "/dev/null" else match.group(1)
+        elif line.startswith("--- ") or line.startswith("diff --git"):
+            close()
+            header = None
+        elif (hunk := _HUNK.match(line)) is not None:
+            close()
+            o, ol, n, nl = hunk.groups()
+            header = (int(o), int(ol or 1), int(n), int(nl or 1))
+            added, removed, new_lines, added_at, old_lines = [], [], [], [], []
+        elif header is not None:
+            if line.startswith("+"):
+                added.append(line[1:])
+                added_at.append(len(new_lines))
+                new_lines.append(line[1:])
+            elif line.startswith("-"):
+                removed.append(line[1:])
+                old_lines.append(line[1:])
+            elif line.startswith(" ") or line == "":
+                new_lines.append(line[1:])
+                old_lines.append(line[1:])
+    close()
+    return hunks
+
+
+def lines_sha256(lines: list[str] | tuple[str, ...]) -> str:
+    """The hash ``Citation.lines_sha256`` holds: sha256 of the lines joined with a newline."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+class GitReader:
+    """Reads files at commits from local repositories (working copies, bare repos or bundles)."""
+
+    def __init__(
+        self, roots: list[Path] | None = None, repos: dict[str, Path] | None = None
+    ) -> None:
+        env = [Path(p) for p in os.environ.get(REPOS_ENV, "").split(os.pathsep) if p]
+        self.roots = [*(roots or []), *env]
+        self.repos = dict(repos or {})
+        self._bundles: dict[Path, Path] = {}
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+
+    def locate(self, repo: str | None, hint: str | None = None) -> Path | None:
+        """The git directory for ``repo``: an explicit mapping, a hint path, or under a root."""
+        if repo and repo in self.repos:
+            return self._usable(self.repos[repo])
+        if hint and (found := self._usable(Path(hint))) is not None:
+            return found
+        if not repo:
+            return None
+        owner_name = repo.strip("/")
+        names = {owner_name, owner_name.replace("/", "__"), owner_name.split("/")[-1]}
+        for root in self.roots:
+            for name in sorted(names):
+                for candidate in (root / name, root / f"{name}.git", root / f"{name}.bundle"):
+                    if (found := self._usable(candidate)) is not None:
+                        return found
+            # One level of nesting, e.g. a sample's ``repos/`` folder of bundles.
+            for child in sorted(root.glob("*/*")) if root.is_dir() else ():
+                if child.name in names or child.stem in names:
+                    if (found := self._usable(child)) is not None:
+                        return found
+        return None
+
+    def _usable(self, path: Path) -> Path | None:
+        if path.is_file() and path.suffix == ".bundle":
+            return self._clone_bundle(path)
+        if (path / ".git").exists() or (path / "HEAD").is_file():
+            return path
+        return None
+
+    def _clone_bundle(self, bundle: Path) -> Path | None:
+        if bundle not in self._bundles:
+            if self._tmp is None:
+                self._tmp = tempfile.TemporaryDirectory(prefix="dreamer-bundles-")
+            target = Path(self._tmp.name) / f"{len(self._bundles)}.git"
+            done = subprocess.run(
+                ["git", "clone", "--quiet", "--bare", str(bundle), str(target)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            if done.returncode != 0:
+                return None
+            self._bundles[bundle] = target
+        return self._bundles[bundle]
+
+    def read_lines(self, git_dir: Path, commit: str, path: str) -> list[str] | None:
+        """The lines of ``path`` at ``commit``, or None when either is missing."""
+        return _show(str(git_dir), commit, path)
+
+    def commits_adding(self, git_dir: Path, path: str, text: str) -> list[str]:
+        """Commits (oldest first, any branch) that change how often ``text`` occurs in ``path``."""
+        found = _git(str(git_dir), "log", "--all", "--format=%H", "-S", text, "--", path)
+        return list(reversed(found or ()))
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+
+@lru_cache(maxsize=512)
+def _show(git_dir: str, commit: str, path: str) -> list[str] | None:
+    lines = _git(git_dir, "show", f"{commit}:{path}")
+    return list(lines) if lines is not None else None
+
+
+@lru_cache(maxsize=512)
+def _git(git_dir: str, *args: str) -> tuple[str, ...] | None:
+    """git's output lines, or None when git fails (unknown commit, missing path, no git)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", git_dir, *args], capture_output=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return tuple(done.stdout.decode("utf-8", errors="replace").splitlines())
+
+
+@dataclass
+class CodeCiter:
+    """Makes file citations for one session: which repository, which commits to try."""
+
+    reader: GitReader
+    git_dir: Path | None
+    commits: tuple[str, ...]
+    """Commits to read at, most likely first (the session's end, then its start)."""
+
+    def cite(
+        self,
+        path: str,
+        start: int,
+        end: int,
+        expect: tuple[str, ...] | None = None,
+        commits: tuple[str, ...] | None = None,
+    ) -> tuple[Citation, bool]:
+        """A file citation of ``path`` lines ``start..end``, and whether its hash is known.
+
+        With ``expect`` (the lines a diff says are there), a commit counts only where the file
+        really has those lines, so a span from a diff is never hashed at the wrong commit.
+        """
+        start, end = max(1, start), max(start, end)
+        for commit in commits or self.commits:
+            if self.git_dir is None:
+                break
+            lines = self.reader.read_lines(self.git_dir, commit, path)
+            if lines is None or end > len(lines):
+                continue
+            cited = lines[start - 1 : end]
+            if expect is not None and [s.rstrip() for s in cited] != [s.rstrip() for s in expect]:
+                continue
+            return Citation(
+                kind=CitationKind.FILE,
+                ref=path,
+                path=path,
+                start_line=start,
+                end_line=end,
+                lines_sha256=lines_sha256(cited),
+                commit=commit,
+            ), True
+        return Citation(
+            kind=CitationKind.FILE,
+            ref=path,
+            path=path,
+            start_line=start,
+            end_line=end,
+            commit=next(iter(commits or self.commits), None),
+        ), False
+
+    def cite_hunk(self, hunk: Hunk) -> tuple[Citation, bool]:
+        """The changed lines of a hunk, hashed at the first commit that really holds them.
+
+        In order: after the change at the session's commits; after the change at the commit
+        that later brought those lines (the fix as it landed); before the change at the
+        session's commits (the lines the event changed, at the event's commit); else unhashed.
+        """
+        first, last = _changed_span(hunk)
+        expect = tuple(hunk.new_lines[first - hunk.new_start : last - hunk.new_start + 1])
+        citation, known = self.cite(hunk.path, first, last, expect=expect)
+        if known or self.git_dir is None:
+            return citation, known
+        probe = next((line.strip() for line in hunk.added if len(line.strip()) > 8), None)
+        if probe is not None:
+            landed = self.reader.commits_adding(self.git_dir, hunk.path, probe)[:3]
+            if landed:
+                found, ok = self.cite(hunk.path, first, last, expect=expect, commits=tuple(landed))
+                if ok:
+                    return found, ok
+        if hunk.old_lines:
+            old = self.cite(
+                hunk.path,
+                hunk.old_start,
+                hunk.old_start + len(hunk.old_lines) - 1,
+                expect=hunk.old_lines,
+            )
+            if old[1]:
+                return old
+        return citation, known
+
+
+def _changed_span(hunk: Hunk) -> tuple[int, int]:
+    """The span of the hunk's added lines in the new file (its context when it only removes)."""
+    rows = hunk.added_at
+    if not rows:
+        return hunk.new_start, hunk.new_start + max(hunk.new_len, 1) - 1
+    return hunk.new_start + rows[0], hunk.new_start + rows[-1]

@@ -1,0 +1,64 @@
+"""Episodes: problem -> actions -> result of one session, compact."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from dreamer.extract.candidate import Candidate, clip
+from dreamer.extract.citations import CodeCiter
+from dreamer.extract.evidence import SessionView
+from dreamer.extract.injection import strip_injections
+from dreamer.extract.rules import base, cite_hunks, session_citation
+from dreamer.models import Citation, CitationKind, MemoryType
+
+
+def episode(view: SessionView, citer: CodeCiter) -> list[Candidate]:
+    """``episodic``: problem -> actions -> result, for a session that changed code."""
+    hunks = view.submission_hunks or tuple(h for e in view.edits for h in e.hunks)
+    # The submitted patch says what changed; scratch files the agent removed are not part of it.
+    paths = list(dict.fromkeys([h.path for h in hunks] or [p for e in view.edits for p in e.paths]))
+    if not paths:
+        return []
+    session = view.session
+    tests = [r for r in view.runs if r.is_test]
+    final = tests[-1] if tests else None
+    problem = (
+        clip(strip_injections(view.problem)[0], 160) or f"task {session.task_id or session.id}"
+    )
+    result = session.outcome or (
+        "submitted" if view.submission_seq is not None else "unknown outcome"
+    )
+    if final is not None and final.status in ("ok", "failed"):
+        result += f"; last test run {'passed' if final.status == 'ok' else 'failed'}"
+    summary = (
+        f"Task: {problem} -> changed {', '.join(paths[:4])}{' and more' if len(paths) > 4 else ''}"
+        f" ({len(view.runs)} commands, {len(tests)} test runs) -> {result}."
+    )
+    seq = view.submission_seq if view.submission_seq is not None else view.edits[-1].seq
+    cand = base(view, "episode", MemoryType.EPISODIC, summary, seq)
+    cand.created_at = session.ended_at or cand.created_at
+    cite_hunks(cand, citer, hunks)
+    if final is not None and final.status == "ok":
+        cand.cite(session_citation(view, final.result_seq))
+        cand.confirmed_by.add("test")
+        for test in final.passed_tests[:3]:
+            cand.cite(Citation(kind=CitationKind.TEST, ref=test))
+    if session.commit_end:
+        cand.cite(
+            Citation(kind=CitationKind.COMMIT, ref=session.commit_end, commit=session.commit_end)
+        )
+    cand.not_in_source = True  # why a change was made is not in the code
+    cand.conditions.append(f"when working on {paths[0]}")
+    cand.module = paths[0] if len(paths) == 1 else _common_dir(paths)
+    cand.confidence = 0.5
+    return [cand]
+
+
+def _common_dir(paths: list[str]) -> str | None:
+    parts = [PurePosixPath(p).parts[:-1] for p in paths]
+    common: list[str] = []
+    for group in zip(*parts, strict=False):
+        if len(set(group)) != 1:
+            break
+        common.append(group[0])
+    return "/".join(common) or None

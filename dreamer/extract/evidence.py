@@ -1,0 +1,309 @@
+"""A read-only view of one session shaped for extraction: runs, edits, reviews and defects.
+
+Adapters record what the trajectory says and no more, so much is optional: an exit code may sit on
+the observation that answers a command (``cause``), a test run may carry parsed outcomes or only
+its output. This view pairs commands with their results and decides, once, whether a run
+succeeded, failed, or ran nothing (all skipped, no tests collected).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from dreamer.extract.citations import Hunk, parse_diff
+from dreamer.models import Event, EventKind, Session
+
+RunStatus = Literal["ok", "failed", "ineffective", "unknown"]
+
+_FAILED_LINE = re.compile(r"^(?:FAILED|ERROR)\s+(\S+?)(?:\s+-\s+(.*))?$", re.MULTILINE)
+_PASSED_LINE = re.compile(r"^(\S+::\S+)\s+PASSED", re.MULTILINE)
+_ERROR_TEXT = re.compile(
+    r"Traceback \(most recent call last\)|^\w*(?:Error|Exception):|command not found|"
+    r"No such file or directory|^fatal:|^error:|^E\s{3}",
+    re.MULTILINE,
+)
+_NOTHING_RAN = re.compile(
+    r"no tests ran|collected 0 items|^\s*=+\s*\d+ skipped(?: in [\d.]+s)?\s*=+",
+    re.MULTILINE | re.IGNORECASE,
+)
+_REVIEW_HEADER = re.compile(
+    r"Review comment(?: from @?(?P<author>[\w.-]+))?(?: on (?P<path>[\w./-]+\.\w+)"
+    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?\s*:\s*",
+    re.IGNORECASE,
+)
+_DEFECT_HEADER = re.compile(
+    r"(?:QA defect|Defect|Bug report)(?:\s+(?P<ref>[#\w-]*\d[\w-]*))?(?: on (?P<path>[\w./-]+\.\w+)"
+    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?[ \t]*(?:\([^)]*\))?[ \t]*(?::\s*|\n)",
+    re.IGNORECASE,
+)
+_TEST_COMMAND = re.compile(
+    r"\b(pytest|tox|nox|unittest)\b|\bmake\s+[\w-]*(test|integration|contract|check)", re.I
+)
+_PATH_LINE = re.compile(r"(?P<path>[\w./-]+\.\w+):(?P<start>\d+)")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A command and what came back: the unit of "this failed, then that worked"."""
+
+    seq: int
+    result_seq: int
+    command: str
+    output: str
+    exit_code: int | None
+    failed_tests: tuple[str, ...]
+    passed_tests: tuple[str, ...]
+    status: RunStatus
+    is_test: bool
+    failure_lines: tuple[str, ...] = ()
+    """``FAILED id - message`` lines of the output, for excerpts."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A change to files: its paths and, when the trajectory shows it, its diff hunks."""
+
+    seq: int
+    paths: tuple[str, ...]
+    hunks: tuple[Hunk, ...]
+    """Its own diff's hunks, or the final patch's hunks for its paths when it has no diff."""
+    added: tuple[str, ...] = ()
+    """The lines this edit wrote: its own diff's added lines, or the text of the edit command."""
+
+
+@dataclass(frozen=True)
+class Remark:
+    """A review comment or QA defect: who, on which file and line, saying what."""
+
+    seq: int
+    kind: Literal["review", "defect"]
+    author: str | None
+    ref: str | None
+    path: str | None
+    start: int | None
+    end: int | None
+    body: str
+
+
+def _test_ids(event: Event, outcome: set[str]) -> tuple[str, ...]:
+    tests = event.data.get("tests") or []
+    return tuple(t["test_id"] for t in tests if isinstance(t, dict) and t.get("outcome") in outcome)
+
+
+def _status(
+    exit_code: int | None,
+    failed: tuple[str, ...],
+    passed: tuple[str, ...],
+    summary: dict[str, int],
+    output: str,
+) -> RunStatus:
+    broken = sum(summary.get(key, 0) for key in ("failed", "error", "errors"))
+    if failed or broken > 0:
+        return "failed"
+    if passed or summary.get("passed", 0) > 0:
+        return "ok"
+    if exit_code == 5 or _NOTHING_RAN.search(output) or (summary and set(summary) <= {"skipped"}):
+        return "ineffective"
+    if exit_code is not None:
+        return "ok" if exit_code == 0 else "failed"
+    return "failed" if _ERROR_TEXT.search(output) else "unknown"
+
+
+@dataclass
+class SessionView:
+    """Extraction's reading of a session. Build it once per session."""
+
+    session: Session
+    events: dict[int, Event] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.events = {e.seq: e for e in self.session.events}
+
+    @cached_property
+    def runs(self) -> list[Run]:
+        """Every command with its result, and every test run reported on its own, in order."""
+        answered: dict[int, Event] = {}
+        ordered = self.session.events
+        for i, event in enumerate(ordered):
+            if event.kind not in (EventKind.OBSERVATION, EventKind.TEST_RESULT):
+                continue
+            cause = event.data.get("cause")
+            if isinstance(cause, int) and cause in self.events:
+                answered.setdefault(cause, event)
+            elif i > 0 and ordered[i - 1].kind is EventKind.COMMAND:
+                answered.setdefault(ordered[i - 1].seq, event)
+        runs: list[Run] = []
+        used: set[int] = set()
+        for event in ordered:
+            if event.kind is EventKind.COMMAND:
+                result = answered.get(event.seq)
+                command = str(event.data.get("command") or event.text).strip()
+                runs.append(self._run(event.seq, command, result))
+                if result is not None:
+                    used.add(result.seq)
+            elif event.kind is EventKind.TEST_RESULT and event.seq not in used:
+                runs.append(self._run(event.seq, str(event.data.get("command") or ""), event))
+        return runs
+
+    def _run(self, seq: int, command: str, result: Event | None) -> Run:
+        if result is None:
+            return Run(seq, seq, command, "", None, (), (), "unknown", False)
+        data = result.data
+        output = result.text or ""
+        exit_code = data.get("exit_code") if isinstance(data.get("exit_code"), int) else None
+        failed = _test_ids(result, {"failed", "error"})
+        passed = _test_ids(result, {"passed", "xpassed"})
+        lines = tuple(m.group(0).strip() for m in _FAILED_LINE.finditer(output))
+        if not failed:
+            failed = tuple(
+                dict.fromkeys(
+                    m.group(1)
+                    for m in _FAILED_LINE.finditer(output)
+                    if "::" in m.group(1) or m.group(1).endswith(".py")
+                )
+            )
+        if not passed:
+            passed = tuple(dict.fromkeys(_PASSED_LINE.findall(output)))
+        raw = data.get("summary")
+        summary = {str(k): _count(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        is_test = result.kind is EventKind.TEST_RESULT or bool(_TEST_COMMAND.search(command))
+        status = _status(exit_code, failed, passed, summary, output)
+        return Run(
+            seq, result.seq, command, output, exit_code, failed, passed, status, is_test, lines
+        )
+
+    @cached_property
+    def edits(self) -> list[Edit]:
+        """Every edit, with diff hunks when known (else the final patch's hunks for its paths)."""
+        submitted = self.submission_hunks
+        edits = []
+        for event in self.session.events:
+            if event.kind is not EventKind.EDIT:
+                continue
+            hunks = tuple(parse_diff(str(event.data.get("diff") or "")))
+            paths = tuple(str(p) for p in event.data.get("paths") or ()) or tuple(
+                dict.fromkeys(h.path for h in hunks)
+            )
+            added = tuple(line for h in hunks for line in h.added) or _edit_text(event.text)
+            if not hunks:
+                hunks = tuple(h for h in submitted if h.path in paths)
+            edits.append(Edit(event.seq, paths, hunks, added))
+        return edits
+
+    @cached_property
+    def submission_hunks(self) -> tuple[Hunk, ...]:
+        """The hunks of the last submitted patch (or of ``info.submission`` kept as metadata)."""
+        for event in reversed(self.session.events):
+            if event.kind is EventKind.SUBMISSION and event.data.get("diff"):
+                return tuple(parse_diff(str(event.data["diff"])))
+        return ()
+
+    @cached_property
+    def submission_seq(self) -> int | None:
+        for event in reversed(self.session.events):
+            if event.kind is EventKind.SUBMISSION:
+                return event.seq
+        return None
+
+    @cached_property
+    def remarks(self) -> list[Remark]:
+        """Reviews and QA defects, whether the adapter typed them or they came as user turns."""
+        found = []
+        for event in self.session.events:
+            remark = _remark(event)
+            if remark is not None:
+                found.append(remark)
+        return found
+
+    def edits_between(self, after: int, before: int) -> list[Edit]:
+        return [e for e in self.edits if after < e.seq < before]
+
+    @property
+    def problem(self) -> str:
+        """The task as first stated: the first user message, cut to its issue text."""
+        for event in self.session.events:
+            if event.kind is EventKind.MESSAGE and event.role == "user" and event.text.strip():
+                return _issue_text(event.text)
+        return ""
+
+
+def _remark(event: Event) -> Remark | None:
+    text = event.text.strip()
+    if event.kind in (EventKind.REVIEW, EventKind.QA_DEFECT):
+        kind: Literal["review", "defect"] = "review" if event.kind is EventKind.REVIEW else "defect"
+        header = (_REVIEW_HEADER if kind == "review" else _DEFECT_HEADER).match(text)
+        body = text[header.end() :] if header else text
+        paths = [str(p) for p in event.data.get("paths") or ()]
+        path = (header.group("path") if header else None) or (paths[0] if paths else None)
+        start = header.group("start") if header else None
+        end = header.group("end") if header else None
+        if path and not start and (m := _PATH_LINE.search(text)) and m.group("path") == path:
+            start = m.group("start")
+        author = event.data.get("author") or (header.groupdict().get("author") if header else None)
+        ref = event.data.get("ref") or (header.groupdict().get("ref") if header else None)
+        return Remark(
+            event.seq, kind, author, ref, path, _int(start), _int(end or start), body.strip()
+        )
+    if event.kind is not EventKind.MESSAGE or event.role not in ("user", None):
+        return None
+    for kind, pattern in (("review", _REVIEW_HEADER), ("defect", _DEFECT_HEADER)):
+        match = pattern.search(text)
+        if match and match.start() < 200:
+            groups = match.groupdict()
+            start = groups.get("start")
+            return Remark(
+                event.seq,
+                kind,
+                groups.get("author"),
+                groups.get("ref"),  # type: ignore[arg-type]
+                groups.get("path"),
+                _int(start),
+                _int(groups.get("end") or start),
+                text[match.end() :].strip(),
+            )
+    return None
+
+
+_NEW_STR = re.compile(r"--new_str\s+(['\"])(?P<text>.*?)\1", re.DOTALL)
+
+
+def _edit_text(action: str) -> tuple[str, ...]:
+    """The new text of an agent's edit command (SWE-agent ``edit``/``insert``, ``str_replace``)."""
+    if match := _NEW_STR.search(action):
+        return tuple(match.group("text").splitlines())
+    first, _, rest = action.partition("\n")
+    for end in ("end_of_edit", "end_of_insert", "end_of_append"):
+        if end in rest:
+            return tuple(rest.rsplit(end, 1)[0].splitlines())
+    return ()
+
+
+def _count(value: object) -> int:
+    """A count from an adapter's summary; anything not a number counts as 0."""
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return 0
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value else None
+
+
+def _issue_text(text: str) -> str:
+    for start, stop in (
+        ("<pr_description>", "</pr_description>"),
+        ("ISSUE:", "INSTRUCTIONS:"),
+        ("<issue>", "</issue>"),
+    ):
+        if start in text:
+            text = text.split(start, 1)[1].split(stop, 1)[0]
+            break
+    text = re.sub(
+        r"^\s*(please solve this issue:?|github issue:?|task:)\s*", "", text.strip(), flags=re.I
+    )
+    text = re.sub(r"^\s*(github issue:?)\s*", "", text, flags=re.I)
+    return " ".join(text.split())

@@ -1,0 +1,275 @@
+"""Extraction runs: sessions not yet extracted -> candidates -> write gate -> a new bank version.
+
+For each repository, the new bank is the previous extraction bank (alias ``extraction``) plus the
+memories kept from the new sessions, with the previous one as parent. Evidence is only read.
+Memories take their time from the evidence, so the same sessions always give the same bank id.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dreamer.extract import episodes, procedures, rules, statements
+from dreamer.extract import lm as lm_backend
+from dreamer.extract.candidate import Candidate, to_memory
+from dreamer.extract.citations import CodeCiter, GitReader
+from dreamer.extract.evidence import SessionView
+from dreamer.extract.gate import Gate, Reason
+from dreamer.extract.records import ExtractionRow, RejectionRow, extracted
+from dreamer.extract.secrets import redact
+from dreamer.models import Bank, BankOrigin, Memory, Session, content_hash
+from dreamer.store import Store
+
+ALIAS = "extraction"
+"""The per-repository alias that points at the latest extraction bank."""
+GATE_VERSION = 1
+"""Bumped whenever the gate's rules change, so a bank's config says which gate wrote it."""
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """One candidate the gate refused, as recorded (its text redacted)."""
+
+    session_id: str
+    event_seq: int | None
+    memory_type: str
+    rule: str
+    reason: str
+    detail: str
+    text: str
+
+
+@dataclass
+class ExtractionResult:
+    """What an extraction run did: counts, the banks written, the rejections with reasons."""
+
+    sessions: int = 0
+    candidates: int = 0
+    kept: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+    redacted: Counter[str] = field(default_factory=Counter)
+    banks: dict[str, str] = field(default_factory=dict)
+    """Repository (``*`` for sessions without one) -> the new extraction bank id."""
+    memories: list[Memory] = field(default_factory=list)
+    """The memories kept in this run."""
+    rejections: list[Rejection] = field(default_factory=list)
+
+    @property
+    def bank(self) -> str | None:
+        """The new bank's id when the run wrote one bank (the usual case, one repository)."""
+        return next(iter(self.banks.values())) if len(self.banks) == 1 else None
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "sessions": self.sessions,
+            "candidates": self.candidates,
+            "kept": self.kept,
+            "rejected": dict(sorted(self.rejected.items())),
+            "redacted": sum(self.redacted.values()),
+            "redacted_by_type": dict(sorted(self.redacted.items())),
+            "bank": self.bank,
+            "banks": self.banks,
+        }
+        if explain:
+            out["rejections"] = [r.__dict__ for r in self.rejections]
+        return out
+
+
+Proposer = Callable[[SessionView, CodeCiter], list[Candidate]]
+
+
+def rule_candidates(view: SessionView, citer: CodeCiter) -> list[Candidate]:
+    """Every rule of the offline backend over one session, in a fixed order."""
+    found = [
+        *rules.failures(view, citer),
+        *procedures.commands(view),
+        *procedures.guards(view, citer),
+        *statements.remarks(view, citer),
+        *statements.lessons(view),
+        *episodes.episode(view, citer),
+    ]
+    return found + statements.instructions(view, found)
+
+
+def extract(
+    store: Store,
+    repo: str | None = None,
+    since: datetime | None = None,
+    lm: Any = None,
+    repos: dict[str, Path] | None = None,
+    repo_roots: list[Path] | None = None,
+) -> ExtractionResult:
+    """Extract the sessions of ``store`` not extracted yet (of ``repo``, ingested since ``since``).
+
+    ``lm`` is a litellm model string or a ``dspy.LM``; None uses the offline rules. ``repos``
+    maps repository names to local git repositories and ``repo_roots`` are folders holding them
+    (``DREAMER_REPOS`` adds more), from which cited lines are read and hashed.
+    """
+    result = ExtractionResult()
+    listed = store.evidence.sessions(repo=repo, since=since)
+    with store.sessions() as db:
+        done = extracted(db, [s.id for s in listed])
+    todo = [s for s in listed if s.id not in done]
+    result.sessions = len(todo)
+    if not todo:
+        return result
+    model = lm_backend.make_lm(lm) if lm is not None else None
+    backend = f"lm:{getattr(model, 'model', lm)}" if model is not None else "rules"
+    config = {"backend": backend, "gate_version": GATE_VERSION}
+    reader = GitReader(roots=repo_roots, repos=repos)
+    groups: dict[str | None, list[Session]] = defaultdict(list)
+    for s in todo:
+        groups[s.repo].append(s)
+    try:
+        for group_repo, sessions in groups.items():
+            _extract_repo(store, group_repo, sessions, model, reader, config, result)
+    finally:
+        reader.close()
+    return result
+
+
+def _extract_repo(
+    store: Store,
+    repo: str | None,
+    sessions: list[Session],
+    model: Any,
+    reader: GitReader,
+    config: dict[str, Any],
+    result: ExtractionResult,
+) -> None:
+    previous_id = store.banks.alias(ALIAS, repo)
+    previous = store.banks.get(previous_id) if previous_id else None
+    gate = Gate(known_ids={m.id for m in previous.memories} if previous else set())
+    kept: list[Memory] = []
+    rows: list[ExtractionRow] = []
+    rejected_rows: list[RejectionRow] = []
+    now = datetime.now(UTC)
+    for listed in sessions:
+        session = store.evidence.session(listed.id)
+        view = SessionView(session)
+        citer = CodeCiter(
+            reader,
+            reader.locate(session.repo, session.metadata.get("repo_path")),
+            tuple(c for c in (session.commit_end, session.commit_start) if c),
+        )
+        candidates, failure = _propose(view, citer, model)
+        if failure:
+            rejected_rows.append(
+                _rejection_row(session.id, None, "-", "lm", Reason.LM_ERROR, failure, "", now)
+            )
+        vocabulary = statements.vocabulary(view)
+        mine = 0
+        for cand in candidates:
+            # A candidate without citations cannot even become a Memory; the gate says why.
+            written = to_memory(cand) if cand.citations else None
+            if written is not None:
+                result.redacted.update(written.redacted)
+            verdict = gate.judge(cand, vocabulary, written.memory.id if written else None)
+            if verdict.kept and written is not None:
+                kept.append(written.memory)
+                mine += 1
+                continue
+            if written is not None:
+                text = written.memory.summary
+            else:
+                redaction = redact(cand.summary)
+                result.redacted.update(redaction.found)
+                text = redaction.text
+            rejected_rows.append(
+                _rejection_row(
+                    session.id,
+                    cand.source_seq,
+                    cand.type.value,
+                    cand.rule,
+                    verdict.reason or Reason.NO_EVIDENCE,
+                    verdict.detail,
+                    text,
+                    now,
+                )
+            )
+        result.candidates += len(candidates)
+        rows.append(
+            ExtractionRow(
+                session_id=session.id,
+                bank_id=None,
+                backend=config["backend"],
+                candidates=len(candidates),
+                kept=mine,
+                at=now,
+            )
+        )
+    bank_id = previous.id if previous else None
+    if kept:
+        bank = Bank(
+            repo=repo,
+            parent_id=previous.id if previous else None,
+            origin=BankOrigin(kind="extraction", config=config, config_hash=content_hash(config)),
+            created_at=now,
+            memories=(*(previous.memories if previous else ()), *kept),
+        )
+        bank_id = store.banks.put(bank)
+        store.banks.move_alias(
+            ALIAS,
+            bank_id,
+            repo,
+            reason=f"extracted {len(sessions)} sessions",
+            actor="dreamer extract",
+        )
+        result.banks[repo or "*"] = bank_id
+    for extraction in rows:
+        extraction.bank_id = bank_id
+    with store.sessions.begin() as db:
+        db.add_all(rows)
+        db.add_all(rejected_rows)
+    result.kept += len(kept)
+    result.memories.extend(kept)
+    for row in rejected_rows:
+        result.rejected[row.reason] += 1
+        result.rejections.append(
+            Rejection(
+                row.session_id,
+                row.event_seq,
+                row.memory_type,
+                row.rule,
+                row.reason,
+                row.detail,
+                row.text,
+            )
+        )
+
+
+def _propose(view: SessionView, citer: CodeCiter, model: Any) -> tuple[list[Candidate], str | None]:
+    """The backend's candidates; if the model fails, the rules' candidates and why it failed."""
+    if model is None:
+        return rule_candidates(view, citer), None
+    try:
+        return lm_backend.propose(view, citer, model), None
+    except Exception as exc:  # a provider error, a malformed answer: the run goes on
+        return rule_candidates(view, citer), redact(f"{type(exc).__name__}: {exc}").text[:500]
+
+
+def _rejection_row(
+    session_id: str,
+    seq: int | None,
+    memory_type: str,
+    rule: str,
+    reason: str,
+    detail: str,
+    text: str,
+    at: datetime,
+) -> RejectionRow:
+    return RejectionRow(
+        session_id=session_id,
+        event_seq=seq,
+        memory_type=memory_type,
+        rule=rule,
+        reason=str(reason),
+        detail=redact(detail).text,
+        text=text,
+        at=at,
+    )

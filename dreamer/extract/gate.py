@@ -1,0 +1,148 @@
+"""The write gate: a candidate enters a bank only if it is likely to matter and is evidenced.
+
+A candidate is kept when it is likely to affect correctness, cannot easily be read off the
+current source, or was confirmed by a test, a review or an incident; and it is rejected, with one
+of the reasons below, when it is generic advice, trivial, unevidenced, a duplicate, or an
+instruction to the memory writer that nothing else in the evidence supports.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from dreamer.extract.candidate import Candidate
+
+
+class Reason(StrEnum):
+    """Why a candidate was rejected."""
+
+    GENERIC = "generic"
+    """Advice that holds anywhere ("be more careful", "test more"): no fact about this code."""
+    NO_EVIDENCE = "no_evidence"
+    """Nothing confirms it and nothing marks it as important or hidden from the source."""
+    INJECTION_WITHOUT_EVIDENCE = "injection_without_evidence"
+    """Text addressed to the memory writer that no other event supports."""
+    DUPLICATE = "duplicate"
+    """The same memory is already in the bank or was already written from this session."""
+    TRIVIAL = "trivial"
+    """Too thin to help (a mistyped path, a few words)."""
+    LM_ERROR = "lm_error"
+    """The language model failed on the session; the rule backend wrote its memories instead."""
+
+
+_GENERIC = re.compile(
+    r"\b(be (more |extra |very )?(careful|thorough|diligent|cautious)|"
+    r"(test|check|verify|review) (more|better|harder|thoroughly|carefully|everything)|"
+    r"write (more|better) tests|more tests|double[- ]check|pay (more )?attention|"
+    r"think (carefully|harder|step by step)|take (your|more) time|follow best practices|"
+    r"read (the )?(code|docs|documentation) (more )?carefully|avoid (mistakes|bugs|errors)|"
+    r"keep (the )?code clean|communicat(e|ion) (better|more|is key)|quality matters|"
+    r"(always )?(run|write) (the |more )?tests( first| before committing)?$|"
+    r"learn from (your |past )?mistakes|don'?t rush|stay focused)\b",
+    re.IGNORECASE,
+)
+_FACTS = re.compile(
+    r"`[^`]+`|\S+::\S+|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|"
+    r"\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b\w+\.\w+\(|\b[A-Z][A-Z0-9]{2,}=|--[a-z][\w-]+|"
+    r"\b\w+\(\)"
+)
+_PATH = re.compile(
+    r"\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json)\b"
+)
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def facts(text: str) -> set[str]:
+    """Code-level facts in ``text``: identifiers, test ids, commands, flags, numbers (not paths)."""
+    return {m.group(0) for m in _FACTS.finditer(_PATH.sub(" ", text))}
+
+
+_DOTTED = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")
+
+
+def specifics(text: str) -> set[str]:
+    """Facts, file paths and dotted names: what ties ``text`` to this code base rather than any.
+
+    A Python file's path also counts as its module's dotted name, so ``shop/legacy.py`` in a
+    lesson meets ``from shop.legacy import ...`` in a diff.
+    """
+    paths = {m.group(0) for m in _PATH.finditer(text)}
+    dotted = {m.group(0) for m in _DOTTED.finditer(_PATH.sub(" ", text))}
+    modules = {p[:-3].replace("/", ".") for p in paths if p.endswith(".py")}
+    return facts(text) | paths | dotted | modules
+
+
+def words(text: str) -> set[str]:
+    """Lower-case words of four letters or more, identifiers split at ``_`` and case changes."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
+    return set(_WORD.findall(spaced.lower()))
+
+
+@dataclass
+class Verdict:
+    """The gate's decision on one candidate."""
+
+    kept: bool
+    reason: Reason | None = None
+    detail: str = ""
+
+
+@dataclass
+class Gate:
+    """Judges the candidates of one extraction run; remembers what it let through."""
+
+    known_ids: set[str] = field(default_factory=set)
+    """Ids of memories already in the bank (and those kept so far in this run)."""
+    _seen: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def judge(self, candidate: Candidate, vocabulary: set[str], memory_id: str | None) -> Verdict:
+        """Keep or reject ``candidate``; ``vocabulary`` holds the words of the session's code."""
+        if not candidate.citations or memory_id is None:
+            return Verdict(False, Reason.NO_EVIDENCE, "it cites nothing")
+        if candidate.injections and not candidate.corroborated:
+            said = candidate.injections[0].sentence
+            return Verdict(
+                False,
+                Reason.INJECTION_WITHOUT_EVIDENCE,
+                f"addresses the memory writer ({candidate.injections[0].pattern}): {said!r}",
+            )
+        if is_generic(candidate.summary, vocabulary):
+            return Verdict(False, Reason.GENERIC, "generic advice with no fact about this code")
+        if len(candidate.summary.split()) < 4:
+            return Verdict(False, Reason.TRIVIAL, "too short to carry a fact")
+        if candidate.rule == "command" and re.search(
+            r"No such file or directory|file or directory not found", candidate.summary, re.I
+        ):
+            return Verdict(
+                False, Reason.TRIVIAL, "only a mistyped path; the tree shows the right one"
+            )
+        if not (candidate.affects_correctness or candidate.not_in_source or candidate.confirmed_by):
+            return Verdict(
+                False, Reason.NO_EVIDENCE, "no test, review, defect or incident confirms it"
+            )
+        key = (candidate.session_id, candidate.type.value, _normal(candidate.summary))
+        if memory_id in self.known_ids or key in self._seen:
+            return Verdict(False, Reason.DUPLICATE, "already in the bank")
+        self.known_ids.add(memory_id)
+        self._seen.add(key)
+        return Verdict(True)
+
+
+def is_generic(text: str, vocabulary: set[str]) -> bool:
+    """Advice that would hold in any repository.
+
+    Generic phrasing with no code-level fact is generic (a file path alone does not make "be
+    careful in orders.py" specific); so is a statement with no fact that shares no word with
+    the code the session touched.
+    """
+    if facts(text):
+        return False
+    if _GENERIC.search(text):
+        return True
+    return not (words(text) & vocabulary) and not _PATH.search(text)
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())

@@ -1,0 +1,212 @@
+"""The offline rule backend, part two: what people said, and what the trajectory told the learner.
+
+- ``review`` / ``defect``: an invariant or reason stated in a review comment or a QA defect,
+  with the file and line it names and the edits that answered it;
+- ``lesson``: a lesson stated in a message ("Lesson learned: ..."); kept only when another event
+  (a test, a review, a defect, a fix) corroborates it, since a lesson alone is an opinion;
+- ``instruction``: text addressed to the memory writer, anywhere in the trajectory. It is
+  proposed like any candidate, flagged, and the gate lets it through only with evidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dreamer.extract.candidate import Candidate, clip
+from dreamer.extract.citations import CodeCiter
+from dreamer.extract.evidence import Remark, SessionView
+from dreamer.extract.gate import specifics, words
+from dreamer.extract.injection import find_injections
+from dreamer.extract.rules import base, cite_hunks, code_excerpt, session_citation
+from dreamer.models import Citation, CitationKind, EventKind, MemoryType
+
+MAX_INSTRUCTIONS = 10
+_LESSON = re.compile(
+    r"^\s*(?:[-*]\s*)?(?:lessons?|takeaways?|notes?|reminders?|tips?|rules?|remember|learned)\b"
+    r"[^:\n]{0,25}?(?::|--|—|–)\s*(?P<text>.{8,})$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_PROCEDURAL_HINT = re.compile(r"\b(run|runs|command|pytest|make|install|export|env|flag)\b", re.I)
+
+
+def vocabulary(view: SessionView) -> set[str]:
+    """Words of the code the session touched: paths, diffs, failing tests, remarks' files."""
+    texts = [p for e in view.edits for p in e.paths]
+    texts += [line for e in view.edits for h in e.hunks for line in (*h.added, *h.removed)]
+    texts += [h.path for h in view.submission_hunks]
+    texts += [line for h in view.submission_hunks for line in (*h.added, *h.removed)]
+    texts += [t for r in view.runs for t in (*r.failed_tests, *r.passed_tests)]
+    texts += [r.path for r in view.remarks if r.path]
+    return words(" ".join(texts))
+
+
+def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
+    """``domain`` candidates from review comments and QA defects."""
+    out = []
+    # A remark is answered by the edits before the next remark.
+    following = [r.seq for r in view.remarks[1:]] + [max(view.events, default=0) + 1]
+    for remark, stop in zip(view.remarks, following[: len(view.remarks)], strict=True):
+        statement = _statement(remark.body)
+        if not statement:
+            continue
+        cand = base(view, remark.kind, MemoryType.DOMAIN, statement, remark.seq)
+        kind = CitationKind.REVIEW if remark.kind == "review" else CitationKind.DEFECT
+        cand.cite(
+            Citation(
+                kind=kind,
+                ref=remark.ref or f"{view.session.id}:{remark.seq}",
+                path=remark.path,
+                start_line=remark.start,
+                end_line=remark.end,
+            )
+        )
+        if remark.path and remark.start:
+            # The remark is about the code as it was under review: the session's start first.
+            citation, known = citer.cite(
+                remark.path,
+                remark.start,
+                remark.end or remark.start,
+                commits=tuple(reversed(citer.commits)),
+            )
+            cand.cite(citation)
+            cand.hash_unknown |= not known
+        answers = [
+            e
+            for e in view.edits_between(remark.seq, stop)
+            if remark.path is None or remark.path in e.paths
+        ]
+        if fix := code_excerpt(answers, 140):
+            cand.summary += f" Fixed with `{fix}`."
+        cite_hunks(
+            cand,
+            citer,
+            [h for e in answers for h in e.hunks if remark.path is None or h.path == remark.path],
+        )
+        passing = [
+            r
+            for r in view.runs
+            if r.seq > remark.seq and r.seq < stop and r.status == "ok" and r.is_test
+        ]
+        if answers and passing:
+            cand.cite(session_citation(view, passing[0].result_seq))
+            cand.confirmed_by.add("test")
+        cand.confirmed_by.add(remark.kind)
+        cand.affects_correctness = True
+        cand.module = remark.path or _first_path(answers)
+        cand.phase = "edit"
+        if cand.module:
+            cand.conditions.append(f"when changing {cand.module}")
+        cand.injections = find_injections(remark.body)
+        cand.corroborated = corroborate(view, cand, exclude={remark.seq})
+        cand.confidence = 0.8 if answers else 0.7
+        out.append(cand)
+    return out
+
+
+_FIELD = re.compile(r"^(title|summary|expected|actual|impact)\s*:\s*(.+)$", re.I | re.M)
+
+
+def _statement(body: str) -> str:
+    """The claim of a remark on one line: a defect's title, expected and actual; else the
+    first sentences of the comment, without the quoted code it answers."""
+    fields = {k.lower(): v.strip() for k, v in _FIELD.findall(body)}
+    if "title" in fields or "actual" in fields:
+        parts = [fields.get("title", "")]
+        if "expected" in fields:
+            parts.append(f"expected: {fields['expected']}")
+        if "actual" in fields:
+            parts.append(f"actual: {fields['actual']}")
+        return clip("; ".join(p for p in parts if p), 320)
+    lines = [line for line in body.splitlines() if not line.lstrip().startswith(">")]
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(" ".join(lines).split()))
+    return clip(" ".join(sentences[:3]), 320)
+
+
+def _first_path(edits: list) -> str | None:  # type: ignore[type-arg]
+    return next((p for e in edits for p in e.paths), None)
+
+
+def lessons(view: SessionView) -> list[Candidate]:
+    """Lessons stated in messages, corroborated by other events or rejected by the gate."""
+    out = []
+    for event in view.session.events:
+        if event.kind is not EventKind.MESSAGE or event.role == "system":
+            continue
+        for match in _LESSON.finditer(event.text):
+            text = clip(match.group("text"), 300)
+            type_ = MemoryType.PROCEDURAL if _PROCEDURAL_HINT.search(text) else MemoryType.DOMAIN
+            cand = base(view, "lesson", type_, text, event.seq)
+            cand.injections = find_injections(text)
+            cand.corroborated = corroborate(view, cand, exclude={event.seq})
+            if cand.corroborated and not cand.injections:
+                cand.not_in_source = True
+            cand.confidence = 0.6
+            out.append(cand)
+    return out
+
+
+def instructions(view: SessionView, already: list[Candidate]) -> list[Candidate]:
+    """Text addressed to the memory writer that no other candidate carries, flagged."""
+    carried = {f.sentence for c in already for f in c.injections}
+    out: list[Candidate] = []
+    for event in view.session.events:
+        if event.role == "system" or event.kind is EventKind.SUBMISSION:
+            continue
+        for finding in find_injections(event.text):
+            # The same instruction met again (or inside a lesson already proposed) is one candidate.
+            if (
+                any(finding.sentence in c or c in finding.sentence for c in carried)
+                or len(out) >= MAX_INSTRUCTIONS
+            ):
+                continue
+            carried.add(finding.sentence)
+            cand = base(
+                view, "instruction", MemoryType.PROCEDURAL, clip(finding.sentence, 300), event.seq
+            )
+            cand.injections = [finding]
+            cand.corroborated = corroborate(view, cand, exclude={event.seq})
+            cand.confidence = 0.3
+            out.append(cand)
+    return out
+
+
+def corroborate(view: SessionView, cand: Candidate, exclude: set[int]) -> bool:
+    """Whether a test run, review, defect or fix other than ``exclude`` names the same code facts.
+
+    Corroborating events are cited, and their kind counts as confirmation.
+    """
+    mine = {s for s in specifics(cand.summary) if len(s) > 3}
+    if not mine:
+        return False
+    found = False
+    for run in view.runs:
+        if run.result_seq in exclude or run.status not in ("ok", "failed"):
+            continue
+        seen = (
+            specifics(run.command + "\n" + run.output)
+            | set(run.failed_tests)
+            | set(run.passed_tests)
+        )
+        if mine & seen:
+            cand.cite(session_citation(view, run.result_seq))
+            cand.confirmed_by.add("test" if run.is_test else "incident")
+            found = True
+    for remark in view.remarks:
+        if remark.seq not in exclude and mine & specifics(remark.body + " " + (remark.path or "")):
+            cand.cite(
+                Citation(
+                    kind=CitationKind.REVIEW if remark.kind == "review" else CitationKind.DEFECT,
+                    ref=remark.ref or f"{view.session.id}:{remark.seq}",
+                )
+            )
+            cand.confirmed_by.add(remark.kind)
+            found = True
+    for edit in view.edits:
+        diff_text = " ".join(line for h in edit.hunks for line in h.added)
+        if edit.seq not in exclude and mine & specifics(diff_text):
+            cand.cite(session_citation(view, edit.seq))
+            found = True
+    return found
+
+
+__all__ = ["Remark", "corroborate", "instructions", "lessons", "remarks", "vocabulary"]
