@@ -1,0 +1,145 @@
+"""Commands of the closed loop: nightly, compare, demo."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from dreamer.commands.common import console, fail, print_json
+
+DEMO_STRATEGIES = "none,default,aggressive,no-dedupe,no-forgetting"
+DEMO_BUDGETS = "0,128,256,1024,all"
+
+
+def prefect_environment() -> None:
+    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's."""
+    from dreamer import settings
+
+    os.environ.setdefault("PREFECT_HOME", str(settings.home() / "prefect"))
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def nightly(
+        config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml, or a path.")] = "default",
+        lm: Annotated[str | None, typer.Option(help="A litellm model for extraction and dreaming.")] = None,
+        serve: Annotated[bool, typer.Option(help="Serve on a cron schedule (needs a Prefect server).")] = False,
+        cron: Annotated[str, typer.Option(help="The schedule, with --serve.")] = "0 3 * * *",
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Run the nightly dream once now: ingest, extract, dream, evaluate, gate, promote.
+
+        With --serve, serve it on a cron schedule (default 03:00) against a Prefect server
+        (`prefect server start`; PREFECT_API_URL pointing at it).
+        """
+        prefect_environment()
+        from dreamer.loop import load_nightly
+
+        load_nightly(config)  # a bad config fails here, before Prefect starts
+        from flows.nightly_dream_flow import nightly_dream
+
+        if serve:
+            if not os.environ.get("PREFECT_API_URL"):
+                fail("--serve needs a Prefect server: run `prefect server start` and set "
+                     "PREFECT_API_URL=http://127.0.0.1:4200/api", code=2)
+            nightly_dream.serve(name=f"nightly-{config}", cron=cron,
+                                parameters={"config_ref": config, "lm": lm})
+            return
+        outcomes = nightly_dream(config_ref=config, lm=lm)
+        if as_json:
+            print_json(outcomes)
+            return
+        _print_outcomes(outcomes)
+
+    @app.command()
+    def compare(
+        strategies: Annotated[str, typer.Option(help="Comma-separated strategy names or paths.")] = DEMO_STRATEGIES,
+        budgets: Annotated[str, typer.Option(help="Comma-separated token budgets; 'all' for no limit.")] = DEMO_BUDGETS,
+        config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml: suite, agent, sources.")] = "default",
+        lm: Annotated[str | None, typer.Option(help="A litellm model for dreaming.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Dream with each strategy and evaluate them all on the same tasks and budgets."""
+        prefect_environment()
+        from evals.metrics import parse_budgets
+        from flows.compare_flow import compare_strategies
+
+        out = compare_strategies([s.strip() for s in strategies.split(",") if s.strip()],
+                                 parse_budgets(budgets), config_ref=config, lm=lm)
+        _print_comparison(out, as_json)
+
+    @app.command()
+    def demo(
+        strategies: Annotated[str, typer.Option(help="Strategies to compare.")] = DEMO_STRATEGIES,
+        budgets: Annotated[str, typer.Option(help="Token budgets to compare at.")] = DEMO_BUDGETS,
+    ) -> None:
+        """The whole loop on the bundled sample: ingest, extract, dream with several strategies,
+        evaluate them at several budgets, gate and promote; print the table and the plot."""
+        prefect_environment()
+        from dreamer import settings
+        from dreamer.loop import extract_new, ingest_sources, load_nightly
+        from dreamer.store import open_store
+        from evals.metrics import parse_budgets
+
+        out = console()
+        config = load_nightly("default")
+        store = open_store()
+        out.rule("1/4 ingest the sample's sessions")
+        ingested = ingest_sources(store, config)
+        out.print(f"{ingested['ingested']} files ingested, {ingested['duplicates']} already there, "
+                  f"{ingested['quarantined']} quarantined; {store.evidence.count_sessions()} sessions")
+        out.rule("2/4 extract memories")
+        extracted = extract_new(store, config)
+        out.print(f"{extracted['sessions']} new sessions: {extracted['kept']} memories kept of "
+                  f"{extracted['candidates']} candidates; rejected {dict(extracted['rejected'])}; "
+                  f"secrets redacted {extracted['redacted']}")
+        out.rule("3/4 dream with each strategy; evaluate at each budget")
+        from flows.compare_flow import compare_strategies
+
+        compared = compare_strategies([s.strip() for s in strategies.split(",") if s.strip()],
+                                      parse_budgets(budgets), config_ref="default")
+        out.rule("4/4 nightly: gate the default strategy's candidate against production")
+        from flows.nightly_dream_flow import nightly_dream
+
+        outcomes = nightly_dream(config_ref="default")
+        _print_outcomes(outcomes)
+        _print_comparison(compared, False)
+        out.print(f"\nMLflow holds the runs and the registered banks: "
+                  f"mlflow ui --backend-store-uri {settings.mlflow_tracking_uri()}")
+
+
+def _print_outcomes(outcomes: list[dict[str, Any]]) -> None:
+    out = console()
+    for o in outcomes:
+        verdict = "[green]promoted[/green]" if o["promoted"] else "[yellow]not promoted[/yellow]"
+        out.print(f"{o['repo']}: candidate {o['candidate']} {verdict} "
+                  f"({o['wins']} wins, {o['losses']} losses, p={o['p_value']}, "
+                  f"{o['candidate_tokens']} tokens)")
+        for reason in o["reasons"]:
+            out.print(f"  - {reason}", highlight=False)
+
+
+def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
+    table = result["table"]
+    if as_json:
+        print_json({"table": table.to_dict("records"), "plot": str(result["plot"]),
+                    "run_id": result["run_id"]})
+        return
+    from rich.table import Table
+
+    view = Table(title="strategies × budgets: share of tasks resolved")
+    for column in table.columns:
+        view.add_column(str(column), justify="left" if column == "strategy" else "right")
+    for row in table.itertuples(index=False):
+        view.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row))
+    out = console()
+    out.print(view)
+    out.print(f"plot: {result['plot']}")
+    out.print(f"MLflow parent run: {result['run_id']}")

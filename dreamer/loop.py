@@ -1,0 +1,233 @@
+"""The closed loop's steps: ingest, extract, dream, evaluate, gate, promote.
+
+Each step is a plain function over the store, so the Prefect flows in ``flows/`` only wire them
+together (adding retries, caching and artifacts), and tests run them without Prefect. A nightly
+run is configured by ``configs/nightly/<name>.yaml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dreamer.configs import load_config
+from dreamer.gate import GateDecision, GateEvidence, decide, load_gate
+from dreamer.models import Bank, MemoryPack
+from dreamer.store import Store
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+class NightlyConfig(BaseModel):
+    """A nightly run, as read from ``configs/nightly/<name>.yaml``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "default"
+    """The configuration's name, recorded with each run."""
+    sources: tuple[str, ...] = ()
+    """Trajectory files or folders to ingest (relative paths: from the project root)."""
+    repo_roots: tuple[str, ...] = ()
+    """Folders of local git repositories (or bundles) from which cited lines are hashed."""
+    repos: tuple[str, ...] = ()
+    """The repositories to dream for; empty: every repository of the suite's tasks."""
+    strategy: str = "default"
+    """The dream strategy (name or path)."""
+    suite: str = "sample"
+    """The held-out tasks (a suite name or path)."""
+    split: str | None = None
+    """The split of the suite to evaluate on, when it has several."""
+    certified_only: bool = True
+    """Evaluate on the tasks that memory decides (corpus certification) only."""
+    agent: str = "selector"
+    """The agent that attempts the tasks."""
+    gate: str = "default"
+    """The promotion gate (name or path)."""
+    timeout_s: float = Field(120.0, gt=0)
+    """Per test run."""
+    workers: int | None = None
+    """Parallel attempts; default: all cores."""
+
+
+def load_nightly(ref: str | Path = "default", **overrides: Any) -> NightlyConfig:
+    return load_config("nightly", ref, NightlyConfig, **overrides)
+
+
+def project_path(value: str) -> Path:
+    """A config path: absolute as given, relative from the project root."""
+    path = Path(value)
+    return path if path.is_absolute() else PROJECT_ROOT / path
+
+
+def ingest_sources(store: Store, config: NightlyConfig) -> dict[str, Any]:
+    """Ingest the configured sources; returns the ingest summary."""
+    from dreamer.ingest import ingest_paths
+
+    report = ingest_paths(store, [project_path(s) for s in config.sources])
+    summary = report.summary()
+    return {"ingested": summary["ingested"], "duplicates": summary["duplicates"],
+            "quarantined": len(report.quarantined)}
+
+
+def extract_new(store: Store, config: NightlyConfig, lm: Any = None) -> dict[str, Any]:
+    """Extract the sessions not extracted yet; returns the extraction summary."""
+    from dreamer.extract import extract
+
+    result = extract(store, lm=lm, repo_roots=[project_path(r) for r in config.repo_roots])
+    return result.to_json()
+
+
+def dream_for(store: Store, repo: str, strategy: str, lm: Any = None,
+              alias: str | None = "candidate") -> tuple[str, dict[str, Any]]:
+    """Dream ``repo``'s extraction bank with ``strategy``: (candidate bank id, dream metrics)."""
+    from dreamer.pipeline import dream, make_context, store_dream
+    from dreamer.strategy import load_strategy
+
+    bank = extraction_bank(store, repo)
+    plan = load_strategy(strategy)
+    result = dream(bank, plan, make_context(plan, lm=lm))
+    store_dream(store, result, alias=alias)
+    return result.bank.id, result.metrics
+
+
+def extraction_bank(store: Store, repo: str) -> Bank:
+    """The newest extraction bank of ``repo`` (an empty bank when nothing was extracted)."""
+    ref = store.banks.alias("extraction", repo)
+    return store.banks.get(ref) if ref else Bank(repo=repo)
+
+
+def heldout_tasks(config: NightlyConfig, repo: str | None = None) -> list[Any]:
+    """The suite's evaluation tasks (certified only, by default), of ``repo`` if given."""
+    from evals.tasks import load_tasks
+
+    tasks = load_tasks(config.suite, split=config.split)
+    if config.certified_only:
+        tasks = [t for t in tasks if t.certified is not False]
+    return [t for t in tasks if repo is None or t.repo == repo]
+
+
+class GateRun(BaseModel):
+    """A gate decision with what it was decided on (serialisable, so a flow can cache it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    repo: str
+    candidate: str
+    production: str | None
+    decision: GateDecision
+    evidence: GateEvidence
+    summary: dict[str, Any]
+
+
+def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_id: str,
+                      run_dir: Path) -> GateRun:
+    """Run candidate and production on ``repo``'s held-out tasks at the gate's budget, then
+    decide. Production is the ``production`` alias (no memory when there is none yet)."""
+    from evals.suite import SuiteConfig, run_suite
+
+    gate = load_gate(config.gate)
+    candidate = store.banks.get(candidate_id)
+    production_id = store.banks.alias("production", repo)
+    production = store.banks.get(production_id) if production_id else Bank(repo=repo)
+    tasks = heldout_tasks(config, repo)
+    suite_config = SuiteConfig(
+        suite=config.suite, agent=config.agent, budgets=(gate.budget,), timeout_s=config.timeout_s,
+        baselines=False, **({"workers": config.workers} if config.workers else {}),
+    )
+    result = run_suite(tasks, candidate, suite_config, run_dir, compare=production)
+    table = result.table
+    outcome = {arm: dict(zip(rows["instance_id"], rows["resolved"].astype(bool), strict=True))
+               for arm, rows in table.groupby("arm")}
+    packs = {t.instance_id: _pack(candidate, t, gate.budget) for t in tasks}
+    evidence = GateEvidence(
+        candidate=outcome.get("bank", {}), production=outcome.get("compare", {}),
+        candidate_active_tokens=result.bank_tokens,
+        leak_violations=tuple(leaks(store, tasks, packs)),
+        scope_violations=tuple(f"{m.id} is scoped to {m.scope.repo}"
+                               for m in candidate.memories if m.scope.repo != repo),
+    )
+    return GateRun(repo, candidate.id, production_id, decide(gate, evidence), evidence,
+                   result.summary())
+
+
+def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
+    """Record ``run``'s decision and promote when it passed: (promoted, reasons)."""
+    from dreamer.errors import GateError
+    from dreamer.promotion import promote, record_decision
+
+    details = {"evaluation": run.summary}
+    if not run.decision.passed:
+        record_decision(store, run.repo, run.candidate, run.production, run.decision, False, details)
+        return False, run.decision.reasons
+    try:
+        promote(store, run.repo, run.candidate, run.decision,
+                expected_production=run.production, actor="nightly")
+    except GateError as exc:  # production moved under us, or another run holds the lock
+        record_decision(store, run.repo, run.candidate, run.production, run.decision, False,
+                        details | {"refused": str(exc)})
+        return False, [str(exc)]
+    record_decision(store, run.repo, run.candidate, run.production, run.decision, True, details)
+    return True, []
+
+
+def _pack(bank: Bank, task: Any, budget: int | None) -> MemoryPack:
+    from dreamer.router import pack
+
+    if budget == 0 or not bank.active:
+        return MemoryPack(query=task.problem_statement, budget=budget)
+    return pack(bank, task.problem_statement, repo=task.repo, budget=budget)
+
+
+def leaks(store: Store, tasks: list[Any], packs: Mapping[str, MemoryPack]) -> list[str]:
+    """The leak check of the corpus over ``packs``: memories from the future or carrying a fix."""
+    from evals.corpus.leaks import check_packs
+
+    return [f"{f.task}: {f.rule}: {f.detail}"
+            for f in check_packs(tasks, packs, SourceTimes(store))]
+
+
+class SourceTimes(Mapping[str, datetime]):
+    """When each cited session ended, looked up in the evidence store by citation ref
+    (``<session id>`` or ``<session id>:<seq>``)."""
+
+    def __init__(self, store: Store) -> None:
+        self._times = {s.id: (s.ended_at or s.started_at) for s in store.evidence.sessions()}
+
+    def __getitem__(self, ref: str) -> datetime:
+        when = self._times.get(ref.split(":", 1)[0])
+        if when is None:
+            raise KeyError(ref)
+        return when
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(k for k, v in self._times.items() if v is not None)
+
+    def __len__(self) -> int:
+        return sum(v is not None for v in self._times.values())
+
+
+def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -> Bank:
+    """Dream each repository's extraction bank with ``strategy`` and return the union of the
+    candidates: one bank for a suite spanning several repositories (the router's scope filter
+    keeps each task to its own repository's memories). No alias moves."""
+    from dreamer.models import BankOrigin
+    from dreamer.strategy import load_strategy
+
+    memories = []
+    parents = []
+    for repo in repos:
+        bank_id, _ = dream_for(store, repo, strategy, lm=lm, alias=None)
+        bank = store.banks.get(bank_id)
+        parents.append(bank.id)
+        memories.extend(bank.memories)
+    plan = load_strategy(strategy)
+    union = Bank(repo=None, origin=BankOrigin(kind="dream", config={"strategy": strategy,
+                                                                    "union_of": parents},
+                                              config_hash=plan.config_hash()),
+                 memories=tuple(sorted(memories, key=lambda m: m.id)))
+    store.banks.put(union)
+    return union

@@ -1,0 +1,68 @@
+"""Compare strategies and ablations × budgets on the same tasks, in parallel through Prefect's
+task runner: one MLflow parent run with a nested run per strategy, a comparison table and one
+plot of success against memory tokens for all of them."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NONE as NO_CACHE
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from dreamer import settings
+from dreamer.loop import dream_union, heldout_tasks, load_nightly
+from dreamer.store import open_store
+from evals.compare import comparison_table, log_comparison, plot_comparison
+from evals.metrics import budget_label
+from evals.suite import SuiteConfig, SuiteResult, run_suite
+
+
+@task(cache_policy=NO_CACHE)
+def evaluate_strategy(config_ref: str, strategy: str, budgets: tuple[int | None, ...],
+                      baselines: bool, run_dir: str, lm: str | None) -> SuiteResult:
+    config = load_nightly(config_ref)
+    store = open_store()
+    tasks = heldout_tasks(config)
+    bank = dream_union(store, sorted({t.repo for t in tasks}), strategy, lm=lm)
+    suite = SuiteConfig(suite=config.suite, agent=config.agent, budgets=budgets,
+                        timeout_s=config.timeout_s, baselines=baselines,
+                        **({"workers": config.workers} if config.workers else {}))
+    return run_suite(tasks, bank, suite, Path(run_dir) / strategy)
+
+
+@flow(name="compare-strategies", task_runner=ThreadPoolTaskRunner(max_workers=2),
+      log_prints=True)
+def compare_strategies(
+    strategies: list[str], budgets: list[int | None], config_ref: str = "default",
+    lm: str | None = None,
+) -> dict[str, Any]:
+    """Run every strategy at every budget on the configuration's held-out tasks."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    run_dir = settings.home() / "runs" / f"compare-{stamp}-{os.getpid()}"
+    futures = {
+        name: evaluate_strategy.submit(config_ref, name, tuple(budgets), i == 0, str(run_dir), lm)
+        for i, name in enumerate(strategies)
+    }
+    results = {name: future.result() for name, future in futures.items()}
+    table = comparison_table(results)
+    plot = plot_comparison(results, run_dir / "comparison.png",
+                           title=f"{load_nightly(config_ref).suite}: strategies × budgets")
+    run_id = log_comparison(results, table, plot, {
+        "strategies": ",".join(strategies), "budgets": ",".join(budget_label(b) for b in budgets),
+        "config": config_ref,
+    })
+    create_table_artifact(key="strategy-comparison", table=table.round(4).to_dict("records"),
+                          description="Strategies × budgets: success, active tokens, curve area.")
+    create_markdown_artifact(key="strategy-comparison-plot",
+                             markdown=f"Plot: `{plot}`; MLflow parent run `{run_id}`.")
+    return {"table": table, "plot": plot, "run_id": run_id, "results": results,
+            "run_dir": run_dir}
+
+
+if __name__ == "__main__":
+    compare_strategies(["none", "default"], [0, 256, 1024, None])
