@@ -6,7 +6,9 @@ plus the lines of the first of ``requirements-test.txt``, ``test-requirements.tx
 ``requirements/test.txt`` found in the working copy. For those, a
 ``python -m venv --system-site-packages`` is built under
 ``dreamer.settings.home()/envs/<repo>-<version>-<hash of the requirements>/`` and the
-requirements are pip-installed into it. A finished build leaves a ``.ready`` marker; a failed one
+requirements are pip-installed into it (a ``.pth`` file also exposes the current interpreter's
+site-packages, so dreamer's own pytest stays available when dreamer runs in a venv). A finished
+build leaves a ``.ready`` marker; a failed one
 is removed and raises ``EnvironmentBuildError("environment failed", <pip output>)``. Builds of the
 same key are serialised with a file lock, so parallel tasks build it once.
 """
@@ -98,7 +100,8 @@ def _build(folder: Path, requirements: list[str]) -> None:
             result = subprocess.run(argv, capture_output=True, text=True, timeout=PIP_TIMEOUT_S)
         except subprocess.TimeoutExpired as exc:
             shutil.rmtree(folder, ignore_errors=True)
-            raise EnvironmentBuildError("environment failed", f"{' '.join(argv)} timed out") from exc
+            raise EnvironmentBuildError(
+                "environment failed", f"{' '.join(argv)} timed out") from exc
         if result.returncode != 0:
             shutil.rmtree(folder, ignore_errors=True)
             raise EnvironmentBuildError(

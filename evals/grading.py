@@ -27,7 +27,7 @@ _SUMMARY = {
 }
 _SUMMARY_LINE = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S.*?)(?: - .*)?$")
 _VERBOSE_LINE = re.compile(
-    r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?:\s+\[.*\])?\s*$"
+    r"^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d+%\])?\s*$"
 )
 _UNITTEST_LINE = re.compile(
     r"^(\w+ \([\w.]+\)) \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$"
@@ -52,7 +52,8 @@ def parse_test_output(output: str) -> dict[str, str]:
         hit = _UNITTEST_LINE.match(line)
         if hit:
             word = hit.group(2)
-            _record(found, hit.group(1), "skipped" if word.startswith("skipped") else _UNITTEST[word])
+            outcome = "skipped" if word.startswith("skipped") else _UNITTEST[word]
+            _record(found, hit.group(1), outcome)
     return found
 
 

@@ -10,8 +10,9 @@ Every part of the harness and the corpus speaks ``Task``. ``load_tasks(ref)`` re
 - ``hf:OWNER/NAME`` (optionally ``hf:OWNER/NAME:SPLIT``): a Hugging Face dataset by name, read
   from the local cache (``HF_DATASETS_OFFLINE=1`` is set: no network);
 - a suite *name*: the first folder ``<root>/<name>/`` found under, in order, each folder of
-  ``$DREAMER_SUITES`` (``os.pathsep``-separated), ``./datasets/suites/``, ``./evals/examples/``
-  and the packaged ``evals/examples/``.
+  ``$DREAMER_SUITES`` (``os.pathsep``-separated), ``./datasets/suites/``, ``./evals/examples/``,
+  the packaged ``evals/examples/`` and ``$DREAMER_HOME/suites/`` (where
+  ``python -m evals.examples.demo`` builds the ``demo`` suite).
 
 Relative ``source.location`` paths are resolved against the suite file's folder, so a loaded task
 always names its repository absolutely. Rows without a ``source`` (plain SWE-bench rows) get
@@ -95,7 +96,9 @@ class Task(BaseModel):
     """Order in time within the family/repository."""
     candidates: tuple[Candidate, ...] = ()
     test_command: str | None = None
-    """How the tests run, with ``{tests}`` for the test ids; default: pytest."""
+    """How the tests run (a bash line), with ``{tests}`` for the FAIL_TO_PASS + PASS_TO_PASS ids
+    and ``{python}`` for the environment's interpreter; default:
+    ``{python} -m pytest -rA -v -p no:cacheprovider {tests}``."""
     certified: bool | None = None
     """Whether memory decides this task (corpus certification); None when not checked."""
     oracle_memories: tuple[dict[str, Any], ...] = ()
@@ -167,9 +170,13 @@ def resolve_suite(ref: str) -> Path:
 
 def suite_roots() -> list[Path]:
     """The folders searched for suite names, in order."""
-    env = [Path(p).expanduser() for p in os.environ.get("DREAMER_SUITES", "").split(os.pathsep) if p]
+    listed = os.environ.get("DREAMER_SUITES", "").split(os.pathsep)
+    env = [Path(p).expanduser() for p in listed if p]
+    from dreamer import settings
+
     here = Path(__file__).resolve().parent / "examples"
-    roots = [*env, Path("datasets/suites"), Path("evals/examples"), here]
+    home = settings.home() / "suites"
+    roots = [*env, Path("datasets/suites"), Path("evals/examples"), here, home]
     return list(dict.fromkeys(r.resolve() for r in roots))
 
 
@@ -180,7 +187,8 @@ def tasks_from_records(records: Iterable[dict[str, Any]], base_dir: Path, where:
     for index, record in enumerate(records):
         record = dict(record)
         if "source" not in record or record["source"] is None:
-            record["source"] = {"kind": "swe-bench", "location": f"https://github.com/{record.get('repo', '')}"}
+            upstream = f"https://github.com/{record.get('repo', '')}"
+            record["source"] = {"kind": "swe-bench", "location": upstream}
         try:
             task = Task.model_validate(record)
         except (ValidationError, ValueError) as exc:
@@ -231,7 +239,7 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
 
 def _hf_from_disk(path: Path, split: str | None) -> list[dict[str, Any]]:
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-    from datasets import Dataset, DatasetDict, load_from_disk
+    from datasets import Dataset, DatasetDict, load_from_disk  # type: ignore[attr-defined]
 
     data = load_from_disk(str(path))
     if isinstance(data, DatasetDict):
@@ -246,7 +254,7 @@ def _hf_from_disk(path: Path, split: str | None) -> list[dict[str, Any]]:
 
 def _hf_by_name(name: str, split: str) -> list[dict[str, Any]]:
     os.environ["HF_DATASETS_OFFLINE"] = "1"
-    from datasets import load_dataset
+    from datasets import load_dataset  # type: ignore[attr-defined]
 
     try:
         return list(load_dataset(name, split=split).to_list())

@@ -168,7 +168,8 @@ def _materialise(task: Task, dest: Path) -> None:
             "copied offline; give the task a local git repository, bundle or archive",
         )
     if "://" not in source.location and not location.exists():
-        raise WorkspaceError("repository unavailable", f"{task.instance_id}: {location} does not exist")
+        raise WorkspaceError(
+            "repository unavailable", f"{task.instance_id}: {location} does not exist")
     if source.kind == "archive":
         _unpack_archive(location, dest)
         return
@@ -176,7 +177,8 @@ def _materialise(task: Task, dest: Path) -> None:
     if source.kind == "git" and "://" not in source.location:
         args.append("--shared")
     git(dest.parent, *args, str(location), str(dest))
-    git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", task.base_commit)
+    git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach",
+        task.base_commit)
 
 
 def _unpack_archive(archive: Path, dest: Path) -> None:

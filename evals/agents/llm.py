@@ -1,0 +1,112 @@
+"""The ``llm`` agent: a DSPy program that reads the pack and the candidates and picks a patch.
+
+Any litellm model string works (``--lm openai/gpt-4o-mini``, ``ollama_chat/qwen2.5-coder``...).
+The program is one ``dspy.Predict`` (``ChainOfThought`` with ``reasoning=True``) over the signature
+built by ``_signature()``: inputs ``problem_statement``, ``memory`` (the pack's text) and
+``candidates`` (each under ``### <id>``), outputs ``choice`` (a candidate id, or ``new``) and
+``patch`` (a unified diff when the choice is ``new`` and ``allow_new`` is set). The LM is passed
+with ``dspy.context(lm=...)``, never configured globally; DSPy is imported on first use.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from evals.agents.base import AGENTS, Agent, AgentInput, Attempt
+from evals.errors import AgentError
+
+
+class LlmConfig(BaseModel):
+    """Options of the ``llm`` agent."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = "openai/gpt-4o-mini"
+    """The litellm model string."""
+    temperature: float = 0.0
+    max_tokens: int = 4000
+    reasoning: bool = False
+    """Think step by step (``dspy.ChainOfThought``) before answering."""
+    allow_new: bool = True
+    """Accept a freshly written patch when the model answers ``new``."""
+    cache: bool = False
+    """Use DSPy's response cache."""
+
+
+@lru_cache(maxsize=1)
+def _signature() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import dspy
+
+    class ChoosePatch(dspy.Signature):
+        """Pick the patch that resolves the issue in this repository. The memory holds evidenced
+        facts from earlier sessions on it: prefer the candidate that follows them; a [failure]
+        memory warns against an approach. Answer a candidate id, or `new` with a unified diff."""
+
+        problem_statement: str = dspy.InputField()
+        memory: str = dspy.InputField(desc="memories of this repository; may be empty")
+        candidates: str = dspy.InputField(desc="candidate patches, each under '### <id>'")
+        choice: str = dspy.OutputField(desc="exactly one candidate id, or 'new'")
+        patch: str = dspy.OutputField(desc="a unified diff if choice is 'new', else empty")
+
+    return ChoosePatch
+
+
+@AGENTS.register("llm")
+class LlmAgent(Agent):
+    """Lets a language model choose (or write) the patch."""
+
+    name = "llm"
+    Config = LlmConfig  # type: ignore[assignment]
+
+    def __init__(self, config: LlmConfig | None = None, lm: Any = None) -> None:
+        super().__init__(config)
+        self._lm = lm
+
+    def _model(self) -> Any:
+        if self._lm is None:
+            import dspy
+
+            cfg: LlmConfig = self.config  # type: ignore[assignment]
+            self._lm = dspy.LM(
+                cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, cache=cfg.cache
+            )
+        return self._lm
+
+    def attempt(self, inp: AgentInput) -> Attempt:
+        import dspy
+
+        cfg: LlmConfig = self.config  # type: ignore[assignment]
+        program = (dspy.ChainOfThought if cfg.reasoning else dspy.Predict)(_signature())
+        listing = "\n\n".join(
+            f"### {c.id}\n{c.description}\n```diff\n{c.patch}\n```" for c in inp.candidates
+        )
+        try:
+            with dspy.context(lm=self._model()):
+                answer = program(
+                    problem_statement=inp.problem_statement, memory=inp.pack.text or "(none)",
+                    candidates=listing or "(none: write the patch)",
+                )
+        except Exception as exc:  # any provider or parsing failure of the model call
+            raise AgentError(
+                f"model {cfg.model!r} failed on {inp.task.instance_id}: {exc}") from exc
+        return self._interpret(str(answer.choice), str(answer.patch or ""), inp)
+
+    def _interpret(self, choice: str, patch: str, inp: AgentInput) -> Attempt:
+        cfg: LlmConfig = self.config  # type: ignore[assignment]
+        wanted = choice.strip().strip("`'\"# ").lower()
+        for candidate in inp.candidates:
+            if candidate.id.lower() == wanted:
+                return Attempt(patch=candidate.patch, chosen=candidate.id, rationale="model choice")
+        if wanted == "new" and cfg.allow_new and patch.strip():
+            body = patch.strip().removeprefix("```diff").removeprefix("```").removesuffix("```")
+            return Attempt(patch=body.strip("\n") + "\n", chosen=None, rationale="model wrote it")
+        known = ", ".join(c.id for c in inp.candidates) or "none"
+        raise AgentError(
+            f"model answered {choice!r} for {inp.task.instance_id}; expected one of {known}"
+            + (" or 'new' with a patch" if cfg.allow_new else "")
+        )

@@ -1,0 +1,203 @@
+"""Run one task: copy its repository, let an agent attempt it, apply, test, grade, report.
+
+``run_task(task, agent="selector", pack=..., run_dir=..., timeout=...) -> TaskResult`` is the
+contract the corpus builder certifies tasks with. Steps, each on an isolated working copy:
+
+1. the agent attempts the task on the copy at ``base_commit`` (its changes there are discarded);
+2. its patch is applied (SWE-bench's fallbacks); an empty patch changes nothing and is graded;
+3. the ``test_patch`` is applied, only now that the agent is done;
+4. the repository's test environment is fetched from the cache (built on first use);
+5. FAIL_TO_PASS + PASS_TO_PASS run with ``timeout``, killed as a process group when it expires;
+6. outcomes are parsed and graded.
+
+Infrastructure errors are reported apart (``status="infra_error"``) with their reason:
+``repository unavailable``, ``agent failed``, ``patch did not apply``, ``test patch did not
+apply``, ``environment failed``, ``timeout after Ns``, ``suite never ran`` (no per-test outcome
+at all in the output). Artifacts go to ``run_dir/<instance_id>/``: ``patch.diff``,
+``test_output.txt``, ``report.json`` (SWE-bench's shape) and ``result.json``.
+
+Tasks from ``evals.tasks.load_tasks`` name their repository absolutely; a task built in memory
+with a relative ``source.location`` is resolved against the current folder.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from hashlib import sha256
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from dreamer.models import MemoryPack
+from evals.agents.base import Agent, AgentInput, make_agent
+from evals.environment import environment_for
+from evals.errors import InfraError
+from evals.grading import Grade, grade, parse_test_output, swe_bench_report
+from evals.tasks import Task
+from evals.workspace import Workspace
+
+DEFAULT_TIMEOUT_S = 300.0
+Status = Literal["resolved", "unresolved", "infra_error"]
+
+
+class TaskResult(BaseModel):
+    """The outcome of one attempt at one task."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    instance_id: str
+    status: Status
+    resolved: bool
+    reason: str = ""
+    """Why: the infrastructure failure, or which tests failed."""
+    tests: dict[str, str] = {}
+    """Test id -> outcome for every test the output reported."""
+    chosen: str | None = None
+    """The candidate id the agent chose (None when it wrote its own patch)."""
+    patch: str = ""
+    agent: str = ""
+    apply_method: str | None = None
+    pack_tokens: int = 0
+    budget: int | None = None
+    duration_s: float = 0.0
+    test_duration_s: float = 0.0
+    cached: bool = False
+    """The grade was reused from an identical patch tested earlier in the same suite."""
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What testing one patch gave; shared between attempts that produce the same patch."""
+
+    status: Status
+    reason: str
+    tests: dict[str, str]
+    grade: Grade | None
+    apply_method: str | None
+    output: str
+    test_duration_s: float
+
+
+class GradeCache:
+    """Grades by (task, patch): a suite tests a patch once however many budgets choose it."""
+
+    def __init__(self) -> None:
+        self._done: dict[tuple[str, str], Graded] = {}
+        self._locks: dict[tuple[str, str], threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get_or_run(self, key: tuple[str, str], run: Callable[[], Graded]) -> tuple[Graded, bool]:
+        """The cached grade for ``key`` (and True), or ``run()``'s, stored (and False)."""
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key in self._done:
+                return self._done[key], True
+            graded = run()
+            self._done[key] = graded
+            return graded, False
+
+
+def run_task(
+    task: Task, agent: str | Agent = "selector", pack: MemoryPack | None = None,
+    run_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S, *,
+    cache: GradeCache | None = None, keep_workspace: bool = False,
+) -> TaskResult:
+    """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts."""
+    started = time.monotonic()
+    pack = pack or MemoryPack(query=task.problem_statement, budget=0)
+    worker = make_agent(agent) if isinstance(agent, str) else agent
+    agent_name = agent if isinstance(agent, str) else (worker.name or type(worker).__name__)
+    patch, chosen, hit = "", None, False
+    try:
+        with Workspace.create(task, keep=keep_workspace) as ws:
+            try:
+                attempt = worker.attempt(AgentInput(
+                    task=task, problem_statement=task.problem_statement, workdir=ws.path,
+                    pack=pack, candidates=task.candidates,
+                ))
+            except Exception as exc:
+                raise InfraError("agent failed", str(exc)) from exc
+            patch, chosen = attempt.patch, attempt.chosen
+            ws.reset()
+            key = (task.instance_id, sha256(patch.encode()).hexdigest())
+            if cache is None:
+                graded = _grade_patch(task, ws, patch, timeout)
+            else:
+                graded, hit = cache.get_or_run(key, lambda: _grade_patch(task, ws, patch, timeout))
+    except InfraError as exc:
+        graded = Graded("infra_error", exc.reason, {}, None, None, exc.detail, 0.0)
+    result = TaskResult(
+        instance_id=task.instance_id, status=graded.status, resolved=graded.status == "resolved",
+        reason=graded.reason, tests=graded.tests, chosen=chosen, patch=patch, agent=agent_name,
+        apply_method=graded.apply_method, pack_tokens=pack.tokens, budget=pack.budget,
+        duration_s=time.monotonic() - started, test_duration_s=graded.test_duration_s,
+        cached=hit,
+    )
+    if run_dir is not None:
+        write_artifacts(Path(run_dir) / task.instance_id, result, graded)
+    return result
+
+
+def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
+    method: str | None = None
+    try:
+        if patch.strip():
+            try:
+                method = ws.apply(patch, "patch").method
+            except InfraError as exc:
+                raise InfraError("patch did not apply", exc.detail) from exc
+        if task.test_patch.strip():
+            try:
+                ws.apply(task.test_patch, "test_patch")
+            except InfraError as exc:
+                raise InfraError("test patch did not apply", exc.detail) from exc
+        env = environment_for(task, ws.path)
+        run = ws.run(test_command(task, env.python), timeout=timeout, env=env.variables())
+    except InfraError as exc:
+        return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)
+    tests = parse_test_output(run.output)
+    if not tests:
+        reason = f"suite never ran (exit {run.exit_code}, no test outcome in the output)"
+        return Graded("infra_error", reason, {}, None, method, run.output, run.duration_s)
+    verdict = grade(task.FAIL_TO_PASS, task.PASS_TO_PASS, tests)
+    failing = [*verdict.fail_to_pass.failure, *verdict.pass_to_pass.failure]
+    reason = "all tests pass" if verdict.resolved else f"failing: {', '.join(failing[:5])}"
+    status: Status = "resolved" if verdict.resolved else "unresolved"
+    return Graded(status, reason, tests, verdict, method, run.output, run.duration_s)
+
+
+def test_command(task: Task, python: str) -> list[str]:
+    """The argv of the task's test run: its ``test_command`` through bash, or pytest."""
+    ids = list(dict.fromkeys([*task.FAIL_TO_PASS, *task.PASS_TO_PASS]))
+    if task.test_command:
+        command = task.test_command.replace("{python}", shlex.quote(python))
+        command = command.replace("{tests}", shlex.join(ids))
+        return ["bash", "-c", command]
+    return [python, "-m", "pytest", "-rA", "-v", "-p", "no:cacheprovider", *ids]
+
+
+test_command.__test__ = False  # type: ignore[attr-defined]
+
+
+def write_artifacts(folder: Path, result: TaskResult, graded: Graded) -> None:
+    """``patch.diff``, ``test_output.txt``, ``report.json`` and ``result.json`` of one attempt."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "patch.diff").write_text(result.patch, encoding="utf-8")
+    (folder / "test_output.txt").write_text(graded.output, encoding="utf-8")
+    extra: dict[str, object] = {
+        "status": result.status, "reason": result.reason, "chosen": result.chosen,
+        "agent": result.agent, "apply_method": result.apply_method, "budget": result.budget,
+        "pack_tokens": result.pack_tokens,
+    }
+    applied = result.status != "infra_error" or graded.reason not in (
+        "patch did not apply", "repository unavailable", "agent failed")
+    report = swe_bench_report(result.instance_id, result.patch, applied, graded.grade, extra)
+    (folder / "report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+    (folder / "result.json").write_text(result.model_dump_json(indent=2), encoding="utf-8")

@@ -1,0 +1,87 @@
+"""run_task end to end on real repositories: real patches, real pytest runs, real reports."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from evals.examples.demo import DemoSuite
+from evals.runner import run_task
+from evals.suite import oracle_bank
+from tests.evals.conftest import calc_task
+
+HANG_TEST = {"tests/test_add.py": "import time\n\n\ndef test_add():\n    time.sleep(1000)\n"}
+
+
+def test_oracle_resolves_and_none_fails_every_memory_task(demo: DemoSuite, tmp_path: Path) -> None:
+    pairs = [(task, agent) for task in demo.tasks for agent in ("oracle", "none")]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda p: run_task(p[0], p[1], run_dir=tmp_path / p[1],
+                                                   timeout=60), pairs))
+    for (task, _), oracle, blind in zip(pairs[::2], results[::2], results[1::2], strict=True):
+        assert oracle.status == "resolved", (task.instance_id, oracle.reason)
+        assert all(oracle.tests[t] == "passed" for t in (*task.FAIL_TO_PASS, *task.PASS_TO_PASS))
+        assert blind.status == "unresolved" and blind.chosen != oracle.chosen, task.instance_id
+        assert blind.reason.startswith("failing: ")
+
+
+def test_selector_with_the_oracle_pack_resolves(demo: DemoSuite) -> None:
+    from dreamer.router import pack
+
+    task = demo.tasks[2]
+    gold_pack = pack(oracle_bank(task), task.problem_statement, repo=task.repo)
+    informed = run_task(task, "selector", gold_pack, timeout=60)
+    assert informed.resolved and informed.chosen == "b" and informed.pack_tokens > 0
+
+
+def test_artifacts_in_swe_bench_shape(demo: DemoSuite, tmp_path: Path) -> None:
+    task = demo.tasks[0]
+    result = run_task(task, "none", run_dir=tmp_path, timeout=60)
+    folder = tmp_path / task.instance_id
+    assert (folder / "patch.diff").read_text() == result.patch
+    assert "short test summary info" in (folder / "test_output.txt").read_text()
+    report = json.loads((folder / "report.json").read_text())[task.instance_id]
+    assert report["patch_successfully_applied"] is True and report["resolved"] is False
+    status = report["tests_status"]
+    assert status["FAIL_TO_PASS"]["failure"] == ["tests/test_rounding.py::test_half_cent_rounds_up"]
+    assert status["PASS_TO_PASS"]["success"] == list(task.PASS_TO_PASS)
+    assert json.loads((folder / "result.json").read_text())["status"] == "unresolved"
+
+
+def test_a_patch_that_does_not_apply_is_an_infra_error(calc_repo, tmp_path: Path) -> None:
+    bad = "--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -1,2 +1,2 @@\n-def nope():\n-    pass\n+x\n+y\n"
+    task = calc_task(calc_repo, patch=bad)
+    result = run_task(task, "oracle", run_dir=tmp_path, timeout=60)
+    assert (result.status, result.reason) == ("infra_error", "patch did not apply")
+    assert not result.resolved
+    report = json.loads((tmp_path / "calc-1" / "report.json").read_text())["calc-1"]
+    assert report["patch_successfully_applied"] is False
+    assert "patch --fuzz" in (tmp_path / "calc-1" / "test_output.txt").read_text()
+
+
+def test_a_hanging_test_is_killed_at_the_timeout(calc_repo, tmp_path: Path) -> None:
+    path, _ = calc_repo
+    from evals.examples.gitrepo import diff_for
+
+    task = calc_task(calc_repo, test_patch=diff_for(path, HANG_TEST))
+    result = run_task(task, "oracle", run_dir=tmp_path, timeout=3)
+    assert (result.status, result.reason) == ("infra_error", "timeout after 3s")
+    assert result.duration_s < 20
+
+
+def test_empty_patch_is_graded_and_a_silent_suite_is_infra(calc_repo) -> None:
+    unchanged = run_task(calc_task(calc_repo, candidates=[]), "none", timeout=60)
+    assert unchanged.status == "unresolved" and unchanged.patch == ""
+    assert unchanged.tests["tests/test_add.py::test_add"] == "failed"
+    silent = run_task(calc_task(calc_repo, test_command="true"), "oracle", timeout=60)
+    assert silent.status == "infra_error" and silent.reason.startswith("suite never ran")
+
+
+def test_custom_test_command_and_unbuildable_environment(calc_repo, tmp_path: Path) -> None:
+    custom = calc_task(calc_repo, test_command="{python} -m pytest -rA -p no:cacheprovider {tests}")
+    assert run_task(custom, "oracle", timeout=60).resolved
+    needs = calc_task(calc_repo, test_requirements=["dreamer-no-such-package==9.9.9"])
+    broken = run_task(needs, "oracle", run_dir=tmp_path, timeout=60)
+    assert (broken.status, broken.reason) == ("infra_error", "environment failed")
+    assert "dreamer-no-such-package" in (tmp_path / "calc-1" / "test_output.txt").read_text()

@@ -1,0 +1,87 @@
+"""Working copies: isolation, SWE-bench's patch fallbacks, and timeouts that kill the group."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from evals.errors import PatchApplyError, TestTimeoutError
+from evals.examples.gitrepo import commit, diff_for, init_repo
+from evals.tasks import RepoSource, Task
+from evals.workspace import Workspace
+
+BASE = ("".join(f"x{i} = {i}\n" for i in range(10)) + "def add(a, b):\n    return a - b\n"
+        + "".join(f"y{i} = {i}\n" for i in range(10)))
+
+
+@pytest.fixture
+def drifted(tmp_path: Path) -> tuple[Task, str]:
+    """A task at a base commit, and a patch written against a later commit of the same file."""
+    repo = tmp_path / "r"
+    base = init_repo(repo, {"m.py": BASE})
+    later = BASE.replace("x8 = 8\n", "x8 = 88\n")
+    commit(repo, {"m.py": later}, "drift")
+    patch = diff_for(repo, {"m.py": later.replace("a - b", "a + b")})
+    task = Task(instance_id="drift-1", repo="acme/m", base_commit=base,
+                source=RepoSource(kind="git", location=str(repo)))
+    return task, patch
+
+
+def test_copy_is_at_base_commit_and_leaves_the_source_alone(drifted) -> None:
+    task, _ = drifted
+    source = Path(task.source.location)
+    with Workspace.create(task) as ws:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ws.path, capture_output=True,
+                              text=True).stdout.strip()
+        assert head == task.base_commit
+        (ws.path / "m.py").write_text("changed\n")
+        root = ws.root
+    assert not root.exists()
+    assert "x8 = 88" in (source / "m.py").read_text()  # the source's checkout is untouched
+
+
+def test_fallbacks_three_way_then_fuzz(drifted) -> None:
+    task, patch = drifted
+    with Workspace.create(task) as ws:
+        assert ws.apply(patch).method == "git apply --3way"  # the preimage blob is reachable
+        assert "return a + b" in (ws.path / "m.py").read_text()
+    no_index = re.sub(r"^index .*\n", "", patch, flags=re.MULTILINE)
+    with Workspace.create(task) as ws:
+        result = ws.apply(no_index)
+        assert result.method == "patch --fuzz"
+        assert "$ git apply --reject (exit 1)" in result.log
+        assert "return a + b" in (ws.path / "m.py").read_text()
+        assert not list(ws.path.glob("*.rej")) and not list(ws.path.glob("*.orig"))
+
+
+def test_a_patch_that_fits_nowhere_raises_and_leaves_a_clean_tree(drifted) -> None:
+    task, _ = drifted
+    alien = "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n-nothing\n-like\n-this\n+a\n+b\n+c\n"
+    with Workspace.create(task) as ws:
+        with pytest.raises(PatchApplyError) as err:
+            ws.apply(alien)
+        assert err.value.reason == "patch did not apply"
+        assert all(step in err.value.detail for step in ("git apply --3way", "patch --fuzz"))
+        assert (ws.path / "m.py").read_text() == BASE
+        status = subprocess.run(["git", "status", "--porcelain"], cwd=ws.path,
+                                capture_output=True, text=True).stdout
+        assert status == ""
+
+
+def test_timeout_kills_the_whole_process_group(drifted, tmp_path: Path) -> None:
+    task, _ = drifted
+    pidfile = tmp_path / "child.pid"
+    script = (f"import subprocess, time; p = subprocess.Popen(['sleep', '1000']); "
+              f"open({str(pidfile)!r}, 'w').write(str(p.pid)); time.sleep(1000)")
+    with Workspace.create(task) as ws:
+        start = time.monotonic()
+        with pytest.raises(TestTimeoutError, match="timeout after 2s"):
+            ws.run(["python3", "-c", script], timeout=2)
+        assert time.monotonic() - start < 10
+    child = int(pidfile.read_text())
+    status = Path(f"/proc/{child}/status")
+    assert not status.exists() or "\nState:\tZ" in status.read_text()  # gone, or a dead zombie
