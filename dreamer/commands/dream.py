@@ -1,0 +1,214 @@
+"""``dreamer dream``, ``dreamer diff`` and ``dreamer ablate``: consolidate a bank into a
+candidate, show what became of every memory, and compare every ablation with ``default``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dreamer.commands.common import console, fail, print_json, store_or_exit
+
+_SKIP = typer.Option("--skip-stage", help="Leave this stage out (repeatable).")
+_SET = typer.Option("-S", "--set", help="stage.key=value, or embedding=tfidf (repeatable).")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("dream")
+    def dream_(
+        bank: Annotated[str, typer.Option(help="Bank id, unique prefix, or alias.")],
+        strategy: Annotated[str, typer.Option(help="Strategy name or YAML path.")] = "default",
+        skip_stage: Annotated[list[str] | None, _SKIP] = None,
+        setting: Annotated[list[str] | None, _SET] = None,
+        lm: Annotated[str | None, typer.Option(
+            "--lm", help="litellm model for the stages' judgement (default: offline).")] = None,
+        repo: Annotated[str | None, typer.Option(help="Repository of the bank alias.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Dream: write a consolidated candidate bank (alias `candidate`), diff and provenance."""
+        from dreamer.pipeline import store_dream
+
+        store = store_or_exit()
+        the_bank, strat, lm_obj = _prepare(store, bank, repo, strategy, skip_stage, setting, lm)
+        result = _run(store, the_bank, strat, lm_obj)
+        report = store_dream(store, result)
+        summary = _summary(result, the_bank.id) | {"alias": "candidate", "report": str(report)}
+        if as_json:
+            print_json(summary)
+            return
+        out = console()
+        out.print(f"[bold]{result.bank.id}[/bold] (candidate) from {the_bank.id} with strategy "
+                  f"{strat.name}", highlight=False)
+        for key in ("active_memories", "active_tokens"):
+            out.print(f"  {key.replace('_', ' ')}: {summary[key]['before']} -> "
+                      f"{summary[key]['after']}")
+        for name, counts in summary["stages"].items():
+            shown = ", ".join(f"{k}={v}" for k, v in counts.items()
+                              if isinstance(v, int) and v) or "no change"
+            out.print(f"  {name:<15} {shown}", highlight=False)
+        out.print(f"  diff and provenance: {report}; `dreamer diff {the_bank.id[:14]} "
+                  f"{result.bank.id[:14]}` shows them", highlight=False)
+
+    @app.command("diff")
+    def diff(
+        before: Annotated[str, typer.Argument(help="The earlier bank (id, prefix, alias).")],
+        after: Annotated[str, typer.Argument(help="The later bank (id, prefix, alias).")],
+        repo: Annotated[str | None, typer.Option(help="Repository of the aliases.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Where each memory of BEFORE went in AFTER, and what each new memory came from."""
+        from dreamer.errors import StoreError
+        from dreamer.pipeline import load_provenance, trace
+
+        store = store_or_exit()
+        try:
+            a, b = store.banks.resolve(before, repo), store.banks.resolve(after, repo)
+        except StoreError as exc:
+            fail(str(exc), code=2)
+        report = trace(a, b, load_provenance(b.id))
+        if as_json:
+            print_json(report)
+            return
+        _show_trace(report)
+
+    @app.command("ablate")
+    def ablate(
+        bank: Annotated[str, typer.Option(help="Bank id, unique prefix, or alias.")],
+        suite: Annotated[str | None, typer.Option(
+            help="Suite to evaluate each candidate on (omit: sizes and counts only).")] = None,
+        budgets: Annotated[str, typer.Option(
+            help="Token budgets; 'all' = no limit.")] = "0,256,512,1024,all",
+        strategies: Annotated[list[str] | None, typer.Option(
+            "--strategy", help="Strategies to compare (default: none, default, no-*).")] = None,
+        setting: Annotated[list[str] | None, _SET] = None,
+        agent: Annotated[str, typer.Option(help="The harness's agent.")] = "selector",
+        lm: Annotated[str | None, typer.Option("--lm", help="litellm model (stages).")] = None,
+        repo: Annotated[str | None, typer.Option(help="Repository of the bank alias.")] = None,
+        timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Dream with every ablation and tabulate it against `default`: tokens, success, area."""
+        from dreamer.strategy import list_strategies
+
+        names = strategies or ["none", "default",
+                               *(n for n in list_strategies() if n.startswith("no-"))]
+        store = store_or_exit()
+        rows = []
+        tasks = _tasks(suite) if suite else None
+        for name in names:
+            the_bank, strat, lm_obj = _prepare(store, bank, repo, name, None, setting, lm)
+            result = _run(store, the_bank, strat, lm_obj)
+            store.banks.put(result.bank)  # kept for later study; no alias moves
+            row: dict[str, Any] = {"strategy": name, **_summary(result, the_bank.id)}
+            if tasks is not None:
+                row |= _evaluate(tasks, result.bank, suite or "", budgets, agent, timeout)
+            rows.append(row)
+        _mark_changes(rows)
+        if as_json:
+            print_json(rows)
+        else:
+            _show_ablation(rows)
+
+
+def _prepare(store: Any, bank: str, repo: str | None, strategy: str, skip: list[str] | None,
+             sets: list[str] | None, lm: str | None) -> tuple[Any, Any, Any]:
+    from dreamer.errors import DreamerError
+    from dreamer.lm import make_lm
+    from dreamer.strategy import load_strategy, modify
+
+    try:
+        strat = modify(load_strategy(strategy), skip or [], sets or [])
+        return store.banks.resolve(bank, repo), strat, make_lm(lm)
+    except DreamerError as exc:
+        fail(str(exc), code=2)
+
+
+def _run(store: Any, bank: Any, strategy: Any, lm: Any) -> Any:
+    """Dream with the sessions the bank cites as context (for branches)."""
+    from dreamer.models import CitationKind
+    from dreamer.pipeline import dream, make_context
+
+    ids = sorted({c.ref.split(":", 1)[0] for m in bank.memories for c in m.citations
+                  if c.kind is CitationKind.SESSION})
+    sessions = {s.id: s for s in store.evidence.sessions(ids=ids)} if ids else {}
+    return dream(bank, strategy, make_context(strategy, lm, sessions=sessions))
+
+
+def _summary(result: Any, parent: str) -> dict[str, Any]:
+    """What --json prints: ids, sizes before and after, and per-stage counts."""
+    stages = result.metrics["stages"]
+    return {"bank": result.bank.id, "parent": parent, "strategy": result.metrics["strategy"],
+            "config_hash": result.metrics["config_hash"],
+            "active_memories": result.metrics["active_memories"],
+            "active_tokens": result.metrics["active_tokens"], "stages": stages}
+
+
+def _tasks(suite: str) -> list[Any]:
+    from evals.tasks import load_tasks
+
+    return load_tasks(suite)
+
+
+def _evaluate(tasks: list[Any], bank: Any, suite: str, budgets: str, agent: str,
+              timeout: float) -> dict[str, Any]:
+    """Success per budget and curve area from the harness (``evals.suite.run_suite``)."""
+    import os
+
+    from dreamer import settings
+    from evals.metrics import parse_budgets
+    from evals.suite import SuiteConfig, run_suite
+
+    config = SuiteConfig(suite=suite, agent=agent, budgets=tuple(parse_budgets(budgets)),
+                         timeout_s=timeout, workers=os.cpu_count() or 1, baselines=False)
+    folder = settings.home() / "runs" / f"ablate-{bank.id}"
+    result = run_suite(tasks, bank, config, Path(folder))
+    return {"success": {k: r.rate for k, r in result.success.items()}, "auc": result.auc,
+            "resolved": result.summary()["resolved"]}
+
+
+def _mark_changes(rows: list[dict[str, Any]]) -> None:
+    """For each ablation, what differs from ``default``: the bank, tokens, the curve area."""
+    base = next((r for r in rows if r["strategy"] == "default"), None)
+    if base is None:
+        return
+    for row in rows:
+        row["same_bank_as_default"] = row["bank"] == base["bank"]
+        row["tokens_vs_default"] = row["active_tokens"]["after"] - base["active_tokens"]["after"]
+        if "auc" in row and "auc" in base:
+            row["auc_vs_default"] = round(row["auc"] - base["auc"], 4)
+
+
+def _show_ablation(rows: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+
+    labels = list(rows[0].get("success", {})) if rows else []
+    table = Table("strategy", "active", "tokens", "Δtok vs default", *labels, "area", "Δarea",
+                  "same bank as default")
+    for r in rows:
+        table.add_row(
+            r["strategy"], str(r["active_memories"]["after"]), str(r["active_tokens"]["after"]),
+            str(r.get("tokens_vs_default", "")),
+            *(f"{r['success'][k]:.2f}" for k in labels),
+            f"{r['auc']:.3f}" if "auc" in r else "-", str(r.get("auc_vs_default", "-")),
+            "yes" if r.get("same_bank_as_default") else "no",
+        )
+    console().print(table)
+
+
+def _show_trace(report: dict[str, Any]) -> None:
+    out = console()
+    out.print(f"[bold]{report['before']}[/bold] -> [bold]{report['after']}[/bold]  "
+              + ", ".join(f"{k}: {v}" for k, v in sorted(report["counts"].items())),
+              highlight=False)
+    for row in report["inputs"]:
+        where = f" -> {row['into']} ({row['stage']})" if row.get("into") else ""
+        commit = f", changed in {row['changed_in']}" if row.get("changed_in") else ""
+        out.print(f"  {row['fate']:<10} {row['memory']}{where}{commit}  {row['summary'][:70]}",
+                  highlight=False)
+        if row.get("reason"):
+            out.print(f"             why: {row['reason']}", highlight=False)
+    for row in report["outputs"]:
+        out.print(f"  new [{row['stage']}] {row['memory']} <- {', '.join(row['inputs'])}",
+                  highlight=False)
+        out.print(f"             {row['summary'][:100]}", highlight=False)

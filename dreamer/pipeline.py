@@ -1,0 +1,184 @@
+"""The dream pipeline: runs a strategy's stages over a bank and says what became of every memory.
+
+``dream(bank, strategy)`` never touches its input (banks are frozen) and is deterministic: the
+same bank and strategy give the same bank id. ``store_dream`` keeps the candidate as a new bank
+version (origin ``dream``, parent = the input) with its diff and provenance beside it, and
+moves the ``candidate`` alias. ``trace`` reads two banks back into a per-memory account.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dreamer import settings
+from dreamer.models import Bank, BankDiff, BankOrigin, MemoryStatus, ProvenanceEntry
+from dreamer.strategy import Strategy
+
+
+@dataclass(frozen=True)
+class DreamResult:
+    """A dream's candidate bank, its diff against the input, the provenance and the metrics."""
+
+    bank: Bank
+    diff: BankDiff
+    provenance: tuple[ProvenanceEntry, ...]
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+def active_tokens(bank: Bank) -> int:
+    """Tokens of the bank's active memories as the router renders them for a prompt (the
+    harness counts a bank the same way)."""
+    from dreamer.router import render
+    from dreamer.tokens import count_tokens
+
+    return count_tokens("\n".join(render(m) for m in bank.active))
+
+
+def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> Any:
+    """The stage context for ``strategy``: its similarity backend, the LM, and ``fields``."""
+    from dreamer.stages import Similarity, StageContext
+
+    return StageContext(similarity=Similarity(strategy.embedding), lm=lm, **fields)
+
+
+def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamResult:
+    """Run ``strategy``'s stages over ``bank`` in order and return the candidate."""
+    from dreamer.lm import lm_name
+    from dreamer.stages import STAGES
+
+    context = context if context is not None else make_context(strategy)
+    current: Bank = bank
+    provenance: list[ProvenanceEntry] = []
+    stage_metrics: dict[str, dict[str, Any]] = {}
+    before_tokens = active_tokens(bank)
+    tokens = before_tokens
+    for name, config in strategy.stage_configs():
+        result = STAGES.get(name)(config).run(current, context)
+        after = active_tokens(result.bank)
+        stage_metrics[name] = {
+            **result.metrics,
+            "active_memories": {"before": len(current.active), "after": len(result.bank.active)},
+            "active_tokens": {"before": tokens, "after": after},
+        }
+        current, tokens = result.bank, after
+        provenance.extend(result.provenance)
+    touched = {i for entry in provenance for i in entry.inputs}
+    provenance.extend(
+        ProvenanceEntry(stage="pipeline", action="kept", inputs=(m.id,), output=m.id,
+                        reason="no stage changed it")
+        for m in sorted(bank.memories, key=lambda m: m.id) if m.id not in touched
+    )
+    origin = BankOrigin(
+        kind="dream",
+        config={"strategy": strategy.model_dump(mode="json"), "lm": lm_name(context.lm)},
+        config_hash=strategy.config_hash(),
+        note=f"dream of {bank.id} with strategy {strategy.name}",
+    )
+    candidate = Bank(repo=bank.repo, parent_id=bank.id, origin=origin,
+                     memories=tuple(sorted(current.memories, key=lambda m: m.id)))
+    metrics = {
+        "strategy": strategy.name,
+        "config_hash": strategy.config_hash(),
+        "active_memories": {"before": len(bank.active), "after": len(candidate.active)},
+        "active_tokens": {"before": before_tokens, "after": tokens},
+        "memories": len(candidate.memories),
+        "stages": stage_metrics,
+    }
+    prov = tuple(provenance)
+    return DreamResult(candidate, BankDiff.between(bank, candidate, prov), prov, metrics)
+
+
+def store_dream(store: Any, result: DreamResult, alias: str | None = "candidate") -> Path:
+    """Keep the candidate bank, write its diff and provenance under ``<home>/dreams/``, and move
+    ``alias`` (None: no alias moves, as for ablation runs). Returns the report's path."""
+    store.banks.put(result.bank)
+    path = report_path(result.bank.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"diff": result.diff.model_dump(mode="json"),
+                                "metrics": result.metrics}, indent=1, default=str),
+                    encoding="utf-8")
+    if alias:
+        store.banks.move_alias(alias, result.bank.id, repo=result.bank.repo,
+                               reason=f"dream with strategy {result.metrics['strategy']}",
+                               actor="dream")
+    return path
+
+
+def report_path(bank_id: str) -> Path:
+    """Where a dream's diff and provenance are kept."""
+    return settings.home() / "dreams" / f"{bank_id}.json"
+
+
+def load_provenance(bank_id: str) -> tuple[ProvenanceEntry, ...]:
+    """The stored provenance of the dream that made ``bank_id`` (empty if none is kept)."""
+    path = report_path(bank_id)
+    if not path.is_file():
+        return ()
+    diff = json.loads(path.read_text(encoding="utf-8"))["diff"]
+    return tuple(ProvenanceEntry.model_validate(e) for e in diff.get("provenance", ()))
+
+
+def trace(before: Bank, after: Bank,
+          provenance: tuple[ProvenanceEntry, ...] = ()) -> dict[str, Any]:
+    """Where each memory of ``before`` went in ``after``, and what each new memory came from.
+
+    Read from the banks themselves (status, ``superseded_by`` links, lineage); ``provenance``
+    adds the reasons when it is known.
+    """
+    new = {m.id: m for m in after.memories}
+    reasons: dict[str, str] = {}
+    for entry in provenance:
+        for i in entry.inputs:
+            reasons.setdefault(i, f"{entry.stage}: {entry.reason}")
+    inputs = []
+    for memory in sorted(before.memories, key=lambda m: m.id):
+        now = new.get(memory.id)
+        row: dict[str, Any] = {"memory": memory.id, "summary": memory.summary}
+        if now is None:
+            row |= {"fate": "missing"}
+        elif now.status is MemoryStatus.SUPERSEDED:
+            target = _follow(now.id, new)
+            by = next((link.target for link in now.links if link.relation == "superseded_by"), "")
+            via = new.get(by, now)
+            merged = memory.id in via.lineage.parents
+            fate = ("merged" if len(via.lineage.parents) > 1 else "rewritten") if merged \
+                else "superseded"
+            commit = next((link.target for link in now.links
+                           if link.relation == "changed_in"), None)
+            row |= {"fate": fate, "into": target, "stage": via.lineage.stage if merged else
+                    "conflicts", "changed_in": commit}
+        elif now.status is MemoryStatus.DORMANT and memory.is_active:
+            row |= {"fate": "dormant"}
+        else:
+            row |= {"fate": "kept" if now.status == memory.status else now.status.value}
+        row["reason"] = reasons.get(memory.id, "")
+        inputs.append(row)
+    old = {m.id for m in before.memories}
+    outputs = [
+        {"memory": m.id, "summary": m.summary, "status": m.status.value,
+         "inputs": list(m.lineage.parents), "stage": m.lineage.stage, "reason": m.lineage.reason}
+        for m in sorted(after.memories, key=lambda m: m.id) if m.id not in old
+    ]
+    counts: dict[str, int] = {}
+    for row in inputs:
+        counts[row["fate"]] = counts.get(row["fate"], 0) + 1
+    counts["created"] = len(outputs)
+    return {"before": before.id, "after": after.id, "counts": counts,
+            "inputs": inputs, "outputs": outputs}
+
+
+def _follow(memory_id: str, memories: dict[str, Any]) -> str:
+    """The active memory a chain of ``superseded_by`` links ends at (or where it stops)."""
+    seen = {memory_id}
+    current = memories[memory_id]
+    while current.status is MemoryStatus.SUPERSEDED:
+        nxt = next((link.target for link in current.links
+                    if link.relation == "superseded_by"), None)
+        if nxt is None or nxt in seen or nxt not in memories:
+            break
+        seen.add(nxt)
+        current = memories[nxt]
+    return str(current.id)

@@ -1,0 +1,137 @@
+"""dedupe: merge memories that say the same thing in different words; the merge keeps every
+citation of its inputs, which stay in the bank as superseded."""
+
+from __future__ import annotations
+
+from dreamer.models import Bank, CitationKind, Memory
+from dreamer.stages.base import (
+    BankEditor,
+    Stage,
+    StageConfig,
+    StageContext,
+    StageResult,
+    common_scope,
+    make_judge,
+    memory_text,
+    stage,
+)
+from dreamer.stages.similarity import Neighbours
+from dreamer.stages.text import contradiction
+
+
+@stage("dedupe")
+class Dedupe(Stage):
+    """Clusters near-identical active memories of one repository and merges each cluster."""
+
+    class Config(StageConfig):
+        threshold: float | None = None
+        """Cosine similarity from which two memories state the same fact (None: the embedding
+        backend's default for "same")."""
+        k: int = 8
+        """Nearest neighbours looked at per memory: the only pairs ever compared."""
+        shared_span_threshold: float | None = None
+        """Cosine similarity from which two memories that cite overlapping lines of the same
+        file state the same fact (None: the backend's "shared" default). Loose paraphrases of one
+        lesson about one piece of code score lower than rewordings, but share their evidence."""
+        same_type: bool = False
+        """Merge only memories of the same type (a failure and a procedure may say the same)."""
+        confirmation_bonus: float = 0.05
+        """Confidence gained per extra memory that confirms the merged one (capped at 0.95)."""
+
+    config: Config
+
+    def run(self, bank: Bank, context: StageContext) -> StageResult:
+        editor = BankEditor(bank, self.name)
+        judge = make_judge(context)
+        members = editor.active()
+        texts = [memory_text(m) for m in members]
+        same = context.similarity.threshold("same", self.config.threshold)
+        spans = context.similarity.threshold("shared", self.config.shared_span_threshold)
+        # The LM judges every topical pair; offline, the thresholds decide.
+        floor = min(same, spans, context.similarity.threshold("topic"))
+        near = context.similarity.neighbours(texts, k=self.config.k, threshold=floor)
+        parent = list(range(len(members)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        asked = 0
+        for pair in near.pairs:
+            a, b = members[pair.i], members[pair.j]
+            ra, rb = root(pair.i), root(pair.j)
+            if ra == rb or not self._compatible(a, b):
+                continue
+            need = spans if _shared_span(a, b) else same
+            if judge is not None:
+                asked += 1
+                verdict = judge.same_fact(texts[pair.i], texts[pair.j])
+                if verdict is None:
+                    verdict = pair.score >= need
+            else:
+                # Offline, a cluster grows only while its seeds stay alike, so chains of
+                # loosely similar memories never collapse into one.
+                verdict = pair.score >= need and near.sim(ra, rb) >= min(need, same)
+            if verdict:
+                parent[max(ra, rb)] = min(ra, rb)
+
+        clusters: dict[int, list[int]] = {}
+        for i in range(len(members)):
+            clusters.setdefault(root(i), []).append(i)
+        merged = 0
+        for indices in sorted(clusters.values()):
+            if len(indices) < 2:
+                continue
+            group = [members[i] for i in indices]
+            best = members[_medoid(indices, near, members)]
+            bonus = self.config.confirmation_bonus * (len(group) - 1)
+            editor.derive(
+                group, summary=best.summary, conditions=best.conditions, type=best.type,
+                scope=common_scope(group),
+                confidence=min(0.95, max(m.confidence for m in group) + bonus),
+                action="merged",
+                reason=f"{len(group)} memories state the same lesson"
+                + (" (LM judged)" if judge else f" (similarity >= {same})"),
+            )
+            merged += len(group)
+        return editor.result(
+            memories_merged=merged, pairs_considered=len(near.pairs),
+            lm_calls=asked, lm_failures=judge.failures if judge else 0,
+        )
+
+    def _compatible(self, a: Memory, b: Memory) -> bool:
+        if a.scope.repo != b.scope.repo:
+            return False  # scopes never leak, not even into a merge
+        if self.config.same_type and a.type != b.type:
+            return False
+        # A rule and its reversal look alike to embeddings; conflict resolution owns them.
+        return contradiction(a.summary, b.summary) is None
+
+
+def _medoid(indices: list[int], near: Neighbours, members: list[Memory]) -> int:
+    """The member most like the others; ties go to more evidence, then the shorter text."""
+
+    def key(i: int) -> tuple[float, int, int, str]:
+        centrality = sum(near.sim(i, j) for j in indices if j != i)
+        m = members[i]
+        return (-round(centrality, 4), -len(m.citations), len(m.summary), m.id)
+
+    return min(indices, key=key)
+
+
+
+def _shared_span(a: Memory, b: Memory) -> bool:
+    """Both cite overlapping lines of one file (or the same test): the same piece of code."""
+    for x in a.citations:
+        for y in b.citations:
+            if x.kind is CitationKind.TEST and y.kind is CitationKind.TEST and x.ref == y.ref:
+                return True
+            if x.kind is y.kind is CitationKind.FILE and x.path and x.path == y.path and (
+                x.start_line is None or y.start_line is None
+                or (x.start_line <= (y.end_line or y.start_line)
+                    and y.start_line <= (x.end_line or x.start_line))
+            ):
+                return True
+    return False

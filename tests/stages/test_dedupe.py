@@ -1,0 +1,63 @@
+"""dedupe: the same lesson in three phrasings becomes one memory with all their evidence."""
+
+from __future__ import annotations
+
+from dreamer.models import MemoryStatus
+
+
+def _merged(result, planted):  # type: ignore[no-untyped-def]
+    ids = {m.id for m in planted.STATUS}
+    return [m for m in result.bank.active if set(m.lineage.parents) == ids]
+
+
+def test_planted_duplicates_merge_keeping_every_citation(planted, context, run) -> None:
+    result = run("dedupe", planted.bank, context)
+    [merged] = _merged(result, planted)
+    cited = {c for m in planted.STATUS for c in m.citations}
+    assert set(merged.citations) == cited
+    assert merged.lineage.stage == "dedupe"
+    for old in planted.STATUS:
+        now = result.bank.get(old.id)
+        assert now is not None and now.status is MemoryStatus.SUPERSEDED
+        assert any(
+            link.relation == "superseded_by" and link.target == merged.id for link in now.links
+        )
+    for kept in (planted.BILLING, planted.INTEGRATION, *planted.GENERIC):
+        assert result.bank.get(kept.id).is_active
+
+
+def test_other_repository_and_contradictions_are_never_merged(planted, context, run) -> None:
+    result = run("dedupe", planted.bank, context, threshold=0.05)
+    other = result.bank.get(planted.OTHER.id)
+    assert other is not None and other.is_active  # same words, another repository
+    for m in result.bank.active:
+        assert {planted.TIMEOUT_OLD.id, planted.TIMEOUT_NEW.id} - set(m.lineage.parents)
+
+
+def test_lm_judges_candidate_pairs(planted, context, canned, run) -> None:
+    ctx, engine = canned(lambda prompt: {"same": "LEGACY_STATUS_CODES" in prompt})
+    result = run("dedupe", planted.bank, ctx)
+    assert engine.prompts, "the LM was asked"
+    assert len(_merged(result, planted)) == 1
+    ctx, _ = canned(lambda prompt: {"same": False})
+    assert run("dedupe", planted.bank, ctx).metrics.get("merged", 0) == 0
+
+
+def test_loose_paraphrases_merge_when_they_cite_the_same_lines(planted, context, run, make_bank):
+    a = planted.memory(
+        "domain",
+        "Anything written to orders.status has to be the warehouse letter from "
+        "shop/legacy.py, not the enum.",
+        [planted.session("q1"), planted.file("shop/legacy.py", 1, 20)],
+        3,
+    )
+    b = planted.memory(
+        "domain",
+        "Store statuses via LEGACY_STATUS_CODES from shop/legacy.py; ints and names end up "
+        "as 'unknown' downstream.",
+        [planted.session("q2"), planted.file("shop/legacy.py", 10, 14)],
+        6,
+    )
+    far = b.model_copy(update={"citations": (planted.session("q3"),)})
+    assert len(run("dedupe", make_bank(a, b), context).bank.active) == 1
+    assert len(run("dedupe", make_bank(a, far), context).bank.active) == 2
