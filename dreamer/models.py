@@ -107,7 +107,8 @@ class Event(_ContentAddressed):
     - ``edit``: ``paths`` (list of repository-relative paths), ``diff`` (unified diff, when known),
       ``tool``;
     - ``submission``: ``diff`` (the final patch), ``paths``;
-    - ``review`` / ``qa_defect``: ``author``, ``ref`` (the review or defect id), ``paths``;
+    - ``review`` / ``qa_defect``: ``author``, ``ref`` (the review or defect id), ``paths``,
+      ``line`` (int: the line of ``paths[0]`` the comment or report names, ``orders.py:42``);
     - ``message``: ``thought`` for an agent's reasoning when the format separates it.
     """
 

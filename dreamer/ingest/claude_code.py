@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
 
 from dreamer.errors import IngestError
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
-from dreamer.ingest.parsing import EventLog, checked, content_text, records, relative_path, to_utc
+from dreamer.ingest.building import EventLog, checked, content_text, records, relative_path, to_utc
 from dreamer.models import EventKind, Session
 
 _EDIT_TOOLS = {"Edit", "MultiEdit", "Write", "NotebookEdit"}

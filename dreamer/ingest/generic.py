@@ -15,7 +15,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, StrictBool, StrictInt
 
 from dreamer.errors import IngestError
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
-from dreamer.ingest.parsing import EventLog, checked, diff_paths, records
+from dreamer.ingest.building import EventLog, checked, records
+from dreamer.ingest.parsing import diff_paths
 from dreamer.models import EventKind, Session, TestOutcome
 
 FORMAT = "dreamer-session/1"
@@ -92,6 +93,7 @@ class _ReviewData(_Strict):
     author: StrictStr | None = None
     ref: StrictStr | None = None
     paths: list[StrictStr] | None = None
+    line: StrictInt | None = None
 
 
 class _MessageData(_Strict):

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
-from dreamer.ingest.parsing import (
+from dreamer.ingest.building import (
     EventLog,
     checked,
     content_text,

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
-from dreamer.ingest.parsing import EventLog, checked, records, relative_path, to_utc
+from dreamer.ingest.building import EventLog, checked, records, relative_path, to_utc
 from dreamer.models import EventKind, Session
 
 _EDITS = {"write", "edit"}

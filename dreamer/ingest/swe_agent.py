@@ -1,7 +1,8 @@
 """SWE-agent ``.traj`` files: one session per file.
 
 Read: ``trajectory[]`` (``thought``/``response``, ``action``, ``observation``, ``state``),
-the task statement from ``history[]``, ``info`` (``submission``, ``exit_status``,
+from ``history[]`` the task statement and the later user turns that are not observations (a
+reviewer's comment, a QA defect, a human's follow-up), ``info`` (``submission``, ``exit_status``,
 ``model_stats``), and where newer versions write them, ``replay_config`` (repository, base
 commit, instance id) and ``trajectory[].execution_time``.
 """
@@ -11,21 +12,23 @@ from __future__ import annotations
 import ast
 import json
 import re
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
-from dreamer.ingest.parsing import (
+from dreamer.ingest.building import (
     EventLog,
     checked,
     content_text,
     normal_outcome,
     relative_path,
+    review_data,
     single_object,
-    swe_agent_edit_paths,
 )
+from dreamer.ingest.parsing import swe_agent_edit_paths
 from dreamer.models import EventKind, Session
 
 # `owner__repo-123.traj`, SWE-bench's instance id; the test repository's ids end in `i1`.
@@ -35,6 +38,20 @@ _TOOLS = {
     "open", "goto", "scroll_up", "scroll_down", "find_file", "search_dir", "search_file",
     "str_replace_editor", "filemap", "create", "edit", "insert", "append", "submit",
 }
+# How SWE-agent wraps an observation into a user turn: 0.x's prompt footer, 1.x's header, the
+# text it sends for a command without output.
+_OBSERVATION_FOOTER = re.compile(
+    r"\(Open file: [^\n]*\)\s*\(Current directory: [^\n]*\)\s*bash-\$\s*$"
+)
+_OBSERVATION_OPENING = re.compile(
+    r"^\s*(?:OBSERVATION:|Your (?:last )?command ran successfully and did not produce any output)"
+)
+# An observation this short ("8.2") is taken as echoed only by the turn that answers its own
+# step: anywhere else it may be a coincidence inside a human's words.
+_SHORT_OBSERVATION = 32
+# Compare an observation by its beginning: the history may hold it clipped to a maximum length.
+_OBSERVATION_PROBE = 200
+_REVIEW_AGENTS = {"review", "reviewer"}
 
 
 class _Step(BaseModel):
@@ -91,12 +108,94 @@ def _origin(traj: _Traj, path: str) -> dict[str, str | None]:
     return {"repo": repo, "task_id": task_id, "commit_start": commit}
 
 
-def _task_statement(history: list[dict[str, Any]] | None) -> str | None:
+@dataclass(frozen=True)
+class _UserTurn:
+    """A later user turn of ``history[]`` that is no observation, and where it goes."""
+
+    after_steps: int
+    """How many trajectory steps came before it (its history's assistant turns before it)."""
+    kind: EventKind
+    text: str
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class _HistoryReading:
+    task: str | None
     """The first user message that is not part of a demonstration: the issue text."""
-    for message in history or []:
-        if message.get("role") == "user" and str(message.get("is_demo", "")).lower() != "true":
-            return content_text(message.get("content"))
-    return None
+    turns: list[_UserTurn]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _turn_kind(entry: dict[str, Any]) -> EventKind:
+    """``review``/``qa_defect`` by the entry's ``message_type`` or ``agent``, else ``message``."""
+    message_type = str(entry.get("message_type") or "").lower()
+    agent = str(entry.get("agent") or "").lower()
+    if message_type == "review" or agent in _REVIEW_AGENTS:
+        return EventKind.REVIEW
+    if message_type == "qa_defect" or agent == "qa":
+        return EventKind.QA_DEFECT
+    return EventKind.MESSAGE
+
+
+def _is_observation(text: str, own: str | None, observations: list[str]) -> bool:
+    """Whether a user turn is SWE-agent's echo of a step's observation.
+
+    It is when it has the shape of SWE-agent's observation template, or contains (whitespace
+    normalised) the observation of the step it answers, ``own``, or another step's observation
+    long enough not to be there by chance.
+    """
+    if _OBSERVATION_FOOTER.search(text) or _OBSERVATION_OPENING.match(text):
+        return True
+    flat = _flat(text)
+    if own and own[:_OBSERVATION_PROBE] in flat:
+        return True
+    return any(
+        len(seen) >= _SHORT_OBSERVATION and seen[:_OBSERVATION_PROBE] in flat
+        for seen in observations
+    )
+
+
+def _read_history(history: list[dict[str, Any]] | None, steps: list[_Step]) -> _HistoryReading:
+    """The task statement, and the later user turns that echo no observation, placed by the
+    number of assistant turns before them (one per trajectory step)."""
+    observations = [_flat(step.observation or "") for step in steps]
+    task: str | None = None
+    turns: list[_UserTurn] = []
+    actions = 0
+    for entry in history or []:
+        if str(entry.get("is_demo", "")).lower() == "true":
+            continue
+        if entry.get("role") == "assistant":
+            actions += 1
+        elif entry.get("role") != "user":
+            continue
+        elif task is None:
+            task = content_text(entry.get("content"))
+        else:
+            text = content_text(entry.get("content"))
+            kind = _turn_kind(entry)
+            own = observations[actions - 1] if 0 < actions <= len(steps) else None
+            # A turn marked as a review or defect is one, whatever text it quotes.
+            if kind is EventKind.MESSAGE and _is_observation(text, own, observations):
+                continue
+            turns.append(_UserTurn(min(actions, len(steps)), kind, text, entry))
+    return _HistoryReading(task, turns)
+
+
+def _add_turns(log: EventLog, turns: list[_UserTurn], after_steps: int, roots: list[str]) -> None:
+    for turn in turns:
+        if turn.after_steps != after_steps:
+            continue
+        if turn.kind is EventKind.MESSAGE:
+            log.add(EventKind.MESSAGE, turn.text, role="user")
+            continue
+        data = review_data(turn.text, author=turn.entry.get("author"),
+                           ref=turn.entry.get("id", turn.entry.get("ref")), roots=roots)
+        log.add(turn.kind, turn.text, role="user", **data)
 
 
 @ADAPTERS.register("swe-agent")
@@ -119,12 +218,17 @@ class SweAgentAdapter(TrajectoryAdapter):
         traj = checked(_Traj, single_object(doc))
         info = traj.info or {}
         log = EventLog(ctx, 0)
-        statement = _task_statement(traj.history)
-        if statement:
-            log.add(EventKind.MESSAGE, statement, role="user")
+        reading = _read_history(traj.history, traj.trajectory)
+        if reading.task:
+            log.add(EventKind.MESSAGE, reading.task, role="user")
+        # Paths a review names are made relative to the repository root: the shortest workdir.
+        workdirs = {str(_as_dict(step.state).get("working_dir") or "/testbed")
+                    for step in traj.trajectory}
+        roots = sorted(workdirs | {"/testbed"}, key=len)
         open_file: str | None = None
         submitted = False
-        for step in traj.trajectory:
+        for index, step in enumerate(traj.trajectory):
+            _add_turns(log, reading.turns, index, roots)
             state = _as_dict(step.state)
             workdir = str(state.get("working_dir") or "/testbed")
             if state.get("open_file") not in (None, "n/a"):
@@ -151,6 +255,7 @@ class SweAgentAdapter(TrajectoryAdapter):
                 target = action.split()[1]
                 open_file = target if target.startswith("/") else f"{workdir}/{target}"
             log.add_output(step.observation or "", command=action, cause=seq)
+        _add_turns(log, reading.turns, len(traj.trajectory), roots)
         if info.get("submission") and not submitted:
             log.add_submission(str(info["submission"]))  # e.g. auto-submitted on a cost limit
         outcome = normal_outcome(info.get("exit_status")) or ("submitted" if submitted else None)

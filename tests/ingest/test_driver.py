@@ -1,9 +1,8 @@
-"""The ingest driver: every file ends ingested whole or quarantined with its reason; none is lost."""
+"""The ingest driver: every file ends ingested whole or quarantined with its reason, none lost."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -39,7 +38,9 @@ def mixed_folder(tmp_path: Path) -> Path:
     (folder / "a.jsonl").write_text(generic_session("T-1"))
     (folder / "b.jsonl").write_text(generic_session("T-2", "make test", 0))
     (folder / "nested" / "c.jsonl").write_text(generic_session("T-3", "tox -e py311", 2))
-    (folder / "truncated.traj").write_text('{"environment": "swe_main", "trajectory": [{"action": "ls"')
+    (folder / "truncated.traj").write_text(
+        '{"environment": "swe_main", "trajectory": [{"action": "ls"'
+    )
     (folder / "binary.json").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     (folder / "empty.json").write_bytes(b"")
     return folder
@@ -101,7 +102,9 @@ def test_command_line_defaults_fill_what_the_file_lacks(store: Store, tmp_path: 
     assert (session.repo, session.branch) == ("acme/fallback", "dev")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.one_of(
     st.binary(max_size=400),
     st.text(max_size=300).map(str.encode),
@@ -137,17 +140,20 @@ def test_real_trajectories_ingest_then_duplicate(shared_data: Path, tmp_path: Pa
     assert first.exit_code == 0, first.output
     result = json.loads(first.stdout)
     assert (result["ingested"], result["duplicates"], result["quarantined"]) == (7, 0, [])
-    second = json.loads(runner.invoke(app, ["ingest", str(shared_data / "trajectories"), "--json"]).stdout)
+    again = runner.invoke(app, ["ingest", str(shared_data / "trajectories"), "--json"])
+    second = json.loads(again.stdout)
     assert (second["ingested"], second["duplicates"]) == (0, 7)
 
     listed = json.loads(runner.invoke(app, ["sessions", "--json"]).stdout)
     formats = sorted({s["source_format"] for s in listed})
     assert formats == ["claude-code", "mini-swe-agent", "openhands", "swe-agent"]
     marshmallow = next(s for s in listed if s["task_id"] and "marshmallow" in s["task_id"])
-    shown = json.loads(runner.invoke(app, ["show", "session", marshmallow["id"][:12], "--json"]).stdout)
+    show = runner.invoke(app, ["show", "session", marshmallow["id"][:12], "--json"])
+    shown = json.loads(show.stdout)
     kinds = [e["kind"] for e in shown["events"]]
     assert "command" in kinds and "submission" in kinds
-    assert shown["events"][[e["kind"] for e in shown["events"]].index("command")]["data"]["command"].startswith("ls -F")
+    first_command = shown["events"][kinds.index("command")]
+    assert first_command["data"]["command"].startswith("ls -F")
     text = runner.invoke(app, ["show", "session", marshmallow["id"]]).stdout
     assert "submission" in text and "src/marshmallow/fields.py" in text
 
@@ -160,7 +166,8 @@ def test_cli_usage_errors_exit_non_zero(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(tmp_path / "missing")]).exit_code == 2
     (tmp_path / "x.json").write_text("{}")
-    assert runner.invoke(app, ["ingest", str(tmp_path / "x.json"), "--format", "nope"]).exit_code == 2
+    bad_format = ["ingest", str(tmp_path / "x.json"), "--format", "nope"]
+    assert runner.invoke(app, bad_format).exit_code == 2
 
 
 def test_store_failure_exits_non_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

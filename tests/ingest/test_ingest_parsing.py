@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from dreamer.ingest.building import to_utc
 from dreamer.ingest.parsing import (
     diff_paths,
     is_test_command,
     parse_test_output,
     swe_agent_edit_paths,
-    to_utc,
 )
 
 PYTEST_VERBOSE = """\
