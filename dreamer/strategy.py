@@ -1,25 +1,21 @@
 """Dream strategies: which stages run, in which order, with which parameters.
 
-A strategy is YAML (``configs/strategies/<name>.yaml``) read here and nowhere else, into frozen
-models that refuse unknown keys. An ablation is a strategy that leaves a stage out; the command
-line derives one on the fly with ``--skip-stage`` and ``-S stage.key=value``.
+A strategy is YAML (``configs/strategies/<name>.yaml``, found and read by ``dreamer.configs``
+like every config) validated here into frozen models that refuse unknown keys. An ablation is a
+strategy that leaves a stage out; the command line derives one on the fly with ``--skip-stage``
+and ``-S stage.key=value``.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from dreamer.configs import config_path, config_roots, read_yaml
 from dreamer.errors import ConfigError
 from dreamer.models import content_hash
-
-STRATEGY_DIRS_ENV = "DREAMER_STRATEGIES"
-"""Extra folders (``os.pathsep``-separated) searched for strategies before the shipped ones."""
-SHIPPED = Path(__file__).resolve().parents[1] / "configs" / "strategies"
 
 
 class StageSpec(BaseModel):
@@ -77,31 +73,21 @@ class Strategy(BaseModel):
         return built
 
 
-def strategy_dirs() -> list[Path]:
-    """Folders searched for ``<name>.yaml``, first match wins."""
-    extra = [Path(p) for p in os.environ.get(STRATEGY_DIRS_ENV, "").split(os.pathsep) if p]
-    return [*extra, Path.cwd() / "configs" / "strategies", SHIPPED]
-
-
 def list_strategies() -> list[str]:
-    """Names of every strategy found in the search folders."""
-    return sorted({p.stem for d in strategy_dirs() if d.is_dir() for p in d.glob("*.yaml")})
+    """Names of every strategy found where named configs are looked up."""
+    return sorted({p.stem for root in config_roots() for p in (root / "strategies").glob("*.yaml")})
 
 
 def load_strategy(ref: str) -> Strategy:
-    """A strategy by name (searched in ``strategy_dirs()``) or by path to a YAML file."""
-    path = Path(ref)
-    if not (path.suffix in {".yaml", ".yml"} and path.is_file()):
-        found = [d / f"{ref}.yaml" for d in strategy_dirs() if (d / f"{ref}.yaml").is_file()]
-        if not found:
-            raise ConfigError(f"no strategy {ref!r}; known: {', '.join(list_strategies())} "
-                              "(or give a path to a YAML file)")
-        path = found[0]
+    """A strategy by name (``configs/strategies/<name>.yaml``) or by path to a YAML file."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        path = config_path("strategies", ref)
+    except ConfigError as exc:
+        raise ConfigError(f"no strategy {ref!r}; known: {', '.join(list_strategies())} "
+                          "(or give a path to a YAML file)") from exc
+    data = read_yaml(path)
+    try:
         strategy = Strategy.model_validate({"name": path.stem, **data})
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"cannot read strategy file {path}: {exc}") from exc
     except ValidationError as exc:
         raise ConfigError(f"strategy file {path} is invalid: {_errors(exc)}") from exc
     strategy.stage_configs()  # fail now, not halfway through a dream
