@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from dreamer import settings
+from dreamer import tracking
 from dreamer.models import content_hash
 from evals.metrics import budget_label
 from evals.suite import SuiteResult
@@ -30,15 +30,8 @@ def config_hash(result: SuiteResult) -> str:
 
 def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = EXPERIMENT) -> str:
     """Record ``result`` as a finished MLflow run; returns its run id."""
-    from mlflow.tracking import MlflowClient
-
-    client = MlflowClient(tracking_uri=settings.mlflow_tracking_uri())
-    found = client.get_experiment_by_name(experiment)
-    if found is not None:
-        experiment_id = found.experiment_id
-    else:
-        artifacts = (settings.home() / "mlartifacts").resolve()
-        experiment_id = client.create_experiment(experiment, artifact_location=artifacts.as_uri())
+    client = tracking.client()
+    experiment_id = tracking.experiment_id(experiment, client)
     cfg = result.config
     run = client.create_run(experiment_id, run_name=f"eval-{cfg.agent}-{Path(cfg.suite).name}",
                             tags={"dreamer.kind": "eval"})
