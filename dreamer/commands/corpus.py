@@ -1,0 +1,87 @@
+"""``dreamer corpus``: build the replay benchmark corpus, summarise it, check it for leaks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    corpus = typer.Typer(help="The replay benchmark corpus: tasks, sessions, repositories.",
+                         no_args_is_help=True)
+    app.add_typer(corpus, name="corpus")
+
+    @corpus.command("build")
+    def build(
+        out: Annotated[Path, typer.Option("--out", help="Folder to write.")] = Path(
+            ".dreamer/corpus"),
+        seed: Annotated[int, typer.Option("--seed", help="Seed of noise and random packs.")] = 0,
+        family: Annotated[list[str] | None, typer.Option(
+            "--family", help="Build only this family (repeat).")] = None,
+        per_family: Annotated[int | None, typer.Option(
+            "--per-family", help="Keep the first N tasks of each family.")] = None,
+        certify: Annotated[bool, typer.Option(
+            "--certify/--no-certify", help="Certify tasks through the harness.")] = True,
+        workers: Annotated[int, typer.Option("--workers", help="Processes for test runs.")] = 2,
+        bundles: Annotated[bool, typer.Option(
+            "--bundles", help="Ship repositories as git bundles.")] = False,
+    ) -> None:
+        """Build the corpus (deterministic for a seed)."""
+        from evals.corpus.build import build_corpus
+        from evals.corpus.config import CorpusConfig
+
+        report = build_corpus(CorpusConfig(
+            out=out, seed=seed, families=tuple(family or ()), variants_per_family=per_family,
+            certify=certify, workers=workers, bundles=bundles))
+        m = report.manifest
+        typer.echo(f"built {report.out} in {report.seconds:.0f}s: {len(m['families'])} families, "
+                   f"{m['tasks']} tasks ({m['certified']} certified), {m['sessions']} sessions, "
+                   f"{m['leaks']} leaks")
+
+    @corpus.command("info")
+    def info(
+        path: Annotated[Path | None, typer.Argument(
+            help="Corpus folder (default: .dreamer/corpus when built, else the sample).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Families, tasks, certified and uncertified counts, sessions, noise counts."""
+        from evals.corpus.info import corpus_info, default_corpus
+
+        summary = corpus_info(path or default_corpus())
+        if as_json:
+            typer.echo(json.dumps(summary, indent=1, sort_keys=True))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        console.print(f"[bold]{summary['path']}[/]: {summary['families']} families over "
+                      f"{len(summary['repos'])} repositories, {summary['tasks']} tasks "
+                      f"({summary['certified']} certified, {summary['uncertified']} uncertified), "
+                      f"{summary['sessions']} sessions, {summary['leaks']} leaks")
+        table = Table("family", "repo", "tasks", "certified", "uncertified", "sessions")
+        for name, row in summary["by_family"].items():
+            table.add_row(name, row["repo"], str(row["tasks"]), str(row["certified"]),
+                          str(row["uncertified"]), str(row.get("sessions", 0)))
+        console.print(table)
+        console.print("noise: " + ", ".join(f"{k}={v}" for k, v in summary["noise"].items()))
+        if summary["uncertified_tasks"]:
+            console.print("uncertified (kept as no-regression checks): "
+                          + ", ".join(summary["uncertified_tasks"]))
+
+    @corpus.command("check-leaks")
+    def check_leaks(
+        path: Annotated[Path | None, typer.Argument(help="Corpus folder.")] = None,
+    ) -> None:
+        """Check every task's oracle pack for later evidence or runs of its gold patch."""
+        from evals.corpus.audit import audit_corpus
+        from evals.corpus.info import default_corpus
+
+        findings = audit_corpus(path or default_corpus())
+        for finding in findings:
+            typer.echo(f"LEAK {finding.task} [{finding.rule}] {finding.detail}")
+        typer.echo(f"{len(findings)} leaks")
+        raise typer.Exit(1 if findings else 0)

@@ -1,0 +1,104 @@
+"""The leak check: a task's memory may come only from before it, and never carry its fix.
+
+Two rules, checked for every memory in a task's pack:
+
+1. **time**: every source a memory cites (a session, by trajectory instance id or ingest
+   ``ses_`` id, or a commit sha) ended strictly before the task was opened, and so was the
+   memory's own ``created_at``;
+2. **gold**: no run of ``min_run`` consecutive tokens of the gold patch's added lines appears
+   in the pack's text. Naming the right function or constant is allowed; carrying the fix is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from dreamer.models import MemoryPack
+from evals.corpus.gitrepo import added_lines
+from evals.tasks import Task
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]")
+MIN_RUN = 8
+"""How many consecutive gold tokens make a leak."""
+
+
+class LeakFinding(BaseModel):
+    """One leak: which task, which memory, which rule, and the evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    memory: str | None
+    rule: Literal["time", "gold"]
+    detail: str
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens the gold rule compares: identifiers, numbers, single punctuation marks."""
+    return _TOKEN.findall(text)
+
+
+def gold_runs(patch: str, min_run: int = MIN_RUN) -> set[tuple[str, ...]]:
+    """Every run of ``min_run`` consecutive tokens of the patch's added lines, read in order."""
+    toks = [tok for line in added_lines(patch) for tok in tokens(line)]
+    return {tuple(toks[i:i + min_run]) for i in range(len(toks) - min_run + 1)}
+
+
+def find_gold_run(text: str, runs: set[tuple[str, ...]], min_run: int = MIN_RUN) -> str | None:
+    """The first run of ``runs`` found in ``text``, joined; None when there is none."""
+    toks = tokens(text)
+    for i in range(len(toks) - min_run + 1):
+        window = tuple(toks[i:i + min_run])
+        if window in runs:
+            return " ".join(window)
+    return None
+
+
+def check_pack(task: Task, pack: MemoryPack, source_times: Mapping[str, datetime],
+               min_run: int = MIN_RUN) -> list[LeakFinding]:
+    """Leaks of ``pack`` for ``task``. ``source_times`` maps a session or commit ref to when it
+    ended; a cited ref missing from it is reported, since its time cannot be shown to be earlier."""
+    findings: list[LeakFinding] = []
+    opened = task.created_at
+    for item in pack.items:
+        memory = item.memory
+        if opened and memory.created_at and memory.created_at >= opened:
+            findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
+                                        detail=f"memory created {memory.created_at} >= task "
+                                               f"opened {opened}"))
+        for cite in memory.citations:
+            if cite.kind.value in ("test", "file"):
+                continue
+            when = source_times.get(cite.ref)
+            if when is None:
+                findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
+                                            detail=f"cited {cite.kind.value} {cite.ref} has no "
+                                                   "known time"))
+            elif opened and when >= opened:
+                findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
+                                            detail=f"cited {cite.kind.value} {cite.ref} ended "
+                                                   f"{when} >= task opened {opened}"))
+    runs = gold_runs(task.patch, min_run)
+    texts = [(item.memory.id, item.memory.summary + " " + " ".join(item.memory.conditions))
+             for item in pack.items] + [(None, pack.text)]
+    for memory_id, text in texts:
+        run = find_gold_run(text, runs, min_run)
+        if run:
+            findings.append(LeakFinding(task=task.instance_id, memory=memory_id, rule="gold",
+                                        detail=f"carries the gold's added tokens: {run!r}"))
+    return findings
+
+
+def check_packs(tasks: Iterable[Task], packs: Mapping[str, MemoryPack],
+                source_times: Mapping[str, datetime]) -> list[LeakFinding]:
+    """Leaks of every task's pack (tasks without a pack have nothing to leak)."""
+    findings: list[LeakFinding] = []
+    for task in tasks:
+        if task.instance_id in packs:
+            findings += check_pack(task, packs[task.instance_id], source_times)
+    return findings
