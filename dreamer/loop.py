@@ -104,7 +104,8 @@ def heldout_tasks(config: NightlyConfig, repo: str | None = None) -> list[Any]:
     """The suite's evaluation tasks (certified only, by default), of ``repo`` if given."""
     from evals.tasks import load_tasks
 
-    tasks = load_tasks(config.suite, split=config.split)
+    suite = project_path(config.suite)
+    tasks = load_tasks(suite if suite.exists() else config.suite, split=config.split)
     if config.certified_only:
         tasks = [t for t in tasks if t.certified is not False]
     return [t for t in tasks if repo is None or t.repo == repo]

@@ -7,6 +7,7 @@ with the Alembic migrations in ``migrations/``.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, create_engine, event
@@ -44,6 +45,10 @@ class Store:
         self.engine.dispose()
 
 
+_migrated: set[str] = set()
+_migration_lock = threading.Lock()
+
+
 def open_store(url: str | None = None, migrate: bool = True) -> Store:
     """Connect to the store at ``url`` (default: ``settings.database_url()``), migrated."""
     url = url or settings.database_url()
@@ -54,12 +59,18 @@ def open_store(url: str | None = None, migrate: bool = True) -> Store:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     if migrate:
-        try:
-            upgrade(engine)
-        except Exception as exc:
-            raise StoreError(
-                f"cannot migrate the store at {engine.url.render_as_string(hide_password=True)}: {exc}"
-            ) from exc
+        # Once per database and process: Alembic's machinery is not safe to run from several
+        # threads at once (flows open the store from task threads).
+        with _migration_lock:
+            if url not in _migrated:
+                try:
+                    upgrade(engine)
+                except Exception as exc:
+                    raise StoreError(
+                        "cannot migrate the store at "
+                        f"{engine.url.render_as_string(hide_password=True)}: {exc}"
+                    ) from exc
+                _migrated.add(url)
     factory = sessionmaker(engine, expire_on_commit=False)
     return Store(engine, factory, EvidenceStore(factory), BankStore(factory), LockStore(factory))
 
