@@ -147,12 +147,12 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
     evidence = GateEvidence(
         candidate=outcome.get("bank", {}), production=outcome.get("compare", {}),
         candidate_active_tokens=result.bank_tokens,
-        leak_violations=tuple(leaks(store, tasks, packs)),
+        leak_violations=tuple(leaks(store, config, tasks, packs)),
         scope_violations=tuple(f"{m.id} is scoped to {m.scope.repo}"
                                for m in candidate.memories if m.scope.repo != repo),
     )
-    return GateRun(repo, candidate.id, production_id, decide(gate, evidence), evidence,
-                   result.summary())
+    return GateRun(repo=repo, candidate=candidate.id, production=production_id,
+                   decision=decide(gate, evidence), evidence=evidence, summary=result.summary())
 
 
 def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
@@ -183,32 +183,71 @@ def _pack(bank: Bank, task: Any, budget: int | None) -> MemoryPack:
     return pack(bank, task.problem_statement, repo=task.repo, budget=budget)
 
 
-def leaks(store: Store, tasks: list[Any], packs: Mapping[str, MemoryPack]) -> list[str]:
-    """The leak check of the corpus over ``packs``: memories from the future or carrying a fix."""
+def leaks(store: Store, config: NightlyConfig, tasks: list[Any],
+          packs: Mapping[str, MemoryPack]) -> list[str]:
+    """The corpus's leak check over ``packs``: memories from the future or carrying a fix."""
     from evals.corpus.leaks import check_packs
 
-    return [f"{f.task}: {f.rule}: {f.detail}"
-            for f in check_packs(tasks, packs, SourceTimes(store))]
+    times = SourceTimes(store, project_path(config.suite) / "sessions.jsonl",
+                        [project_path(r) for r in config.repo_roots])
+    return [f"{f.task}: {f.rule}: {f.detail}" for f in check_packs(tasks, packs, times)]
 
 
 class SourceTimes(Mapping[str, datetime]):
-    """When each cited session ended, looked up in the evidence store by citation ref
-    (``<session id>`` or ``<session id>:<seq>``)."""
+    """When each citable source existed, by citation ref: sessions (``<id>`` or
+    ``<id>:<seq>``) from the evidence store, else from a corpus manifest (``sessions.jsonl``:
+    trajectory formats such as SWE-agent's carry no times), and commits from the repositories."""
 
-    def __init__(self, store: Store) -> None:
-        self._times = {s.id: (s.ended_at or s.started_at) for s in store.evidence.sessions()}
+    def __init__(self, store: Store, manifest: Path | None = None,
+                 repo_roots: list[Path] | None = None) -> None:
+        import json
+
+        from dreamer.models import Session
+
+        times: dict[str, datetime] = {}
+        for root in repo_roots or []:
+            times.update(commit_times(root))
+        if manifest is not None and manifest.is_file():
+            for line in manifest.read_text().splitlines():
+                row = json.loads(line)
+                if row.get("ended_at") and row.get("sha256"):
+                    times[Session.make_id(row["sha256"], 0)] = datetime.fromisoformat(row["ended_at"])
+        for s in store.evidence.sessions():
+            if s.ended_at or s.started_at:
+                times[s.id] = s.ended_at or s.started_at  # type: ignore[assignment]
+        self._times = times
 
     def __getitem__(self, ref: str) -> datetime:
-        when = self._times.get(ref.split(":", 1)[0])
-        if when is None:
-            raise KeyError(ref)
-        return when
+        return self._times[ref.split(":", 1)[0]]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(k for k, v in self._times.items() if v is not None)
+        return iter(self._times)
 
     def __len__(self) -> int:
-        return sum(v is not None for v in self._times.values())
+        return len(self._times)
+
+
+def commit_times(root: Path) -> dict[str, datetime]:
+    """Commit sha -> commit time of every git repository or bundle directly under ``root``."""
+    import subprocess
+    import tempfile
+
+    times: dict[str, datetime] = {}
+    for path in sorted(root.iterdir()) if root.is_dir() else []:
+        with tempfile.TemporaryDirectory() as tmp:
+            source = path
+            if path.suffix == ".bundle":
+                source = Path(tmp) / "repo.git"
+                subprocess.run(["git", "clone", "-q", "--bare", str(path), str(source)],
+                               check=True, capture_output=True)
+            elif not (path / ".git").exists() and not (path / "HEAD").exists():
+                continue
+            log = subprocess.run(["git", "-C", str(source), "log", "--all", "--format=%H %cI"],
+                                 check=True, capture_output=True, text=True).stdout
+        for line in log.splitlines():
+            sha, _, when = line.partition(" ")
+            times[sha] = datetime.fromisoformat(when)
+    return times
 
 
 def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -> Bank:

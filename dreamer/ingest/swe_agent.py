@@ -13,11 +13,13 @@ import ast
 import json
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
 
+from dreamer.errors import IngestError
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
 from dreamer.ingest.building import (
     EventLog,
@@ -27,6 +29,7 @@ from dreamer.ingest.building import (
     relative_path,
     review_data,
     single_object,
+    to_utc,
 )
 from dreamer.ingest.parsing import swe_agent_edit_paths
 from dreamer.models import EventKind, Session
@@ -73,6 +76,17 @@ class _Traj(BaseModel):
     info: dict[str, Any] | None = None
     environment: StrictStr | dict[str, Any] | None = None
     replay_config: StrictStr | dict[str, Any] | None = None
+
+
+def _time(value: Any, where: str) -> datetime | None:
+    """``info.started_at`` / ``info.ended_at``: SWE-agent writes no wall-clock times, but a
+    recorder may add them (ISO 8601 or epoch seconds; no zone means UTC)."""
+    if value is None:
+        return None
+    when = to_utc(value)
+    if when is None:
+        raise IngestError(f"{where} is not an ISO 8601 time: {value!r}", where)
+    return when
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
@@ -270,4 +284,7 @@ class SweAgentAdapter(TrajectoryAdapter):
             self.name, outcome=outcome, metadata={k: v for k, v in metadata.items() if v},
             **origin,
         )
+        times = {key: _time(info.get(key), f"info.{key}") for key in ("started_at", "ended_at")}
+        if any(times.values()):
+            session = session.model_copy(update={k: v for k, v in times.items() if v})
         return [session]

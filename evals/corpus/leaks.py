@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -25,6 +25,13 @@ from evals.tasks import Task
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]")
 MIN_RUN = 8
 """How many consecutive gold tokens make a leak."""
+
+
+def _utc(when: datetime | None) -> datetime | None:
+    """Times without a zone are UTC: compare every time as an aware UTC time."""
+    if when is None:
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 class LeakFinding(BaseModel):
@@ -64,17 +71,18 @@ def check_pack(task: Task, pack: MemoryPack, source_times: Mapping[str, datetime
     """Leaks of ``pack`` for ``task``. ``source_times`` maps a session or commit ref to when it
     ended; a cited ref missing from it is reported, since its time cannot be shown to be earlier."""
     findings: list[LeakFinding] = []
-    opened = task.created_at
+    opened = _utc(task.created_at)
     for item in pack.items:
         memory = item.memory
-        if opened and memory.created_at and memory.created_at >= opened:
+        created = _utc(memory.created_at)
+        if opened and created and created >= opened:
             findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
                                         detail=f"memory created {memory.created_at} >= task "
                                                f"opened {opened}"))
         for cite in memory.citations:
             if cite.kind.value in ("test", "file"):
                 continue
-            when = source_times.get(cite.ref)
+            when = _utc(source_times.get(cite.ref))
             if when is None:
                 findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
                                             detail=f"cited {cite.kind.value} {cite.ref} has no "

@@ -56,7 +56,13 @@ class SessionRecord:
         return f"sessions/{self.instance_id}.traj"
 
     def raw(self) -> bytes:
-        return (json.dumps(self.document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        # SWE-agent records no wall-clock times; the session's times go in ``info`` (read by
+        # dreamer's SWE-agent adapter), so memories know when their evidence happened.
+        info = {**self.document.get("info", {}),
+                "started_at": f"{self.started_at.isoformat()}+00:00",
+                "ended_at": f"{self.ended_at.isoformat()}+00:00"}
+        document = {**self.document, "info": info}
+        return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
     @property
     def sha256(self) -> str:

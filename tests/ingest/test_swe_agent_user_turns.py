@@ -136,3 +136,24 @@ def test_turns_before_the_first_and_after_the_last_step(tmp_path: Path, parse) -
         ("message", "user"), ("submission", "assistant"),
     ]
     assert session.events[1].data == {"ref": "QA-3", "paths": ["src/cart.py"], "line": 7}
+
+
+def test_recorded_times_in_info_become_the_session_times(tmp_path) -> None:
+    import json
+    from datetime import UTC, datetime
+
+    from dreamer.errors import IngestError
+    from dreamer.ingest import Defaults, parse_file
+
+    doc = {"environment": "swe_main", "trajectory": [
+        {"action": "ls\n", "observation": "a.py", "response": "ls", "thought": "look",
+         "state": "{}"}],
+        "history": [], "info": {"exit_status": "submitted", "submission": "",
+                                "started_at": "2024-02-06T08:00:00+00:00",
+                                "ended_at": "2024-02-06T10:00:00"}}
+    _, (session,) = parse_file(json.dumps(doc).encode(), "acme__shop-1.traj", Defaults())
+    assert session.started_at == datetime(2024, 2, 6, 8, tzinfo=UTC)
+    assert session.ended_at == datetime(2024, 2, 6, 10, tzinfo=UTC)
+    doc["info"]["ended_at"] = "yesterday"
+    with pytest.raises(IngestError, match="info.ended_at"):
+        parse_file(json.dumps(doc).encode(), "acme__shop-1.traj", Defaults())
