@@ -177,7 +177,9 @@ def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
 
 def _pack(bank: Bank, task: Any, budget: int | None) -> MemoryPack:
     from dreamer.router import pack
+    from evals.suite import as_of
 
+    bank = as_of(bank, task.created_at)
     if budget == 0 or not bank.active:
         return MemoryPack(query=task.problem_statement, budget=budget)
     return pack(bank, task.problem_statement, repo=task.repo, budget=budget)

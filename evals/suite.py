@@ -8,6 +8,9 @@ Arms of one run (column ``arm`` of the table):
   bank-free oracle pack); a task without them runs the ``oracle`` agent (its gold patch);
 - ``compare``: the agent with a second bank's packs, paired with ``bank`` by McNemar's test.
 
+Each task sees the bank *as of* its opening: only memories whose evidence is strictly older
+(``as_of``), so a replay never uses the future.
+
 Packs are built first, in order, in the calling thread; attempts then run on a thread pool (the
 tests are subprocesses). Identical patches of one task are tested once (``GradeCache``). A
 success rate counts every task of the suite, infrastructure errors included as not resolved
@@ -21,6 +24,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +120,24 @@ def bank_tokens(bank: Bank) -> int:
     return count_tokens("\n".join(render(m) for m in bank.active))
 
 
+def as_of(bank: Bank, when: datetime | None) -> Bank:
+    """``bank`` as it could have been when a task was opened: only memories whose evidence is
+    strictly older. A memory of unknown time cannot be shown to be older, so it is left out
+    (memory never comes from the task itself or from anything later)."""
+    if when is None:
+        return bank
+    cutoff = _utc(when)
+    kept = tuple(m for m in bank.memories
+                 if m.created_at is not None and _utc(m.created_at) < cutoff)
+    if len(kept) == len(bank.memories):
+        return bank
+    return Bank(repo=bank.repo, parent_id=bank.parent_id, origin=bank.origin, memories=kept)
+
+
+def _utc(when: datetime) -> datetime:
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 def oracle_bank(task: Task) -> Bank | None:
     """The bank of the task's ``oracle_memories``, or None when it carries none."""
     if not task.oracle_memories:
@@ -169,7 +191,8 @@ def _plan(tasks: list[Task], bank: Bank, config: SuiteConfig, worker: Agent,
     oracle_agent = make_agent("oracle")
     for task in tasks:
         def packed(source: Bank, budget: int | None, task: Task = task) -> MemoryPack:
-            if budget == 0 or not source.memories:
+            source = as_of(source, task.created_at)
+            if budget == 0 or not source.active:
                 return MemoryPack(query=task.problem_statement, budget=budget)
             return pack(source, task.problem_statement, repo=task.repo, budget=budget)
 

@@ -14,6 +14,8 @@ from functools import cached_property
 from typing import Literal
 
 from dreamer.extract.citations import Hunk, parse_diff
+from dreamer.extract.remarks import Remark, remark
+from dreamer.extract.template import issue_part, world_text
 from dreamer.models import Event, EventKind, Session
 
 RunStatus = Literal["ok", "failed", "ineffective", "unknown"]
@@ -29,20 +31,12 @@ _NOTHING_RAN = re.compile(
     r"no tests ran|collected 0 items|^\s*=+\s*\d+ skipped(?: in [\d.]+s)?\s*=+",
     re.MULTILINE | re.IGNORECASE,
 )
-_REVIEW_HEADER = re.compile(
-    r"Review comment(?: from @?(?P<author>[\w.-]+))?(?: on (?P<path>[\w./-]+\.\w+)"
-    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?\s*:\s*",
-    re.IGNORECASE,
-)
-_DEFECT_HEADER = re.compile(
-    r"(?:QA defect|Defect|Bug report)(?:\s+(?P<ref>[#\w-]*\d[\w-]*))?(?: on (?P<path>[\w./-]+\.\w+)"
-    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?[ \t]*(?:\([^)]*\))?[ \t]*(?::\s*|\n)",
-    re.IGNORECASE,
-)
+_DIFF = re.compile(r"^\+\+\+ |^@@ -\d", re.MULTILINE)
+_HEAD_COMMAND = re.compile(r"\bgit\s+(?:log\b.*-1|log\b.*-n\s*1|rev-parse\s+HEAD|show\b.*-s)")
+_HEAD = re.compile(r"^[0-9a-f]{40}\b")
 _TEST_COMMAND = re.compile(
     r"\b(pytest|tox|nox|unittest)\b|\bmake\s+[\w-]*(test|integration|contract|check)", re.I
 )
-_PATH_LINE = re.compile(r"(?P<path>[\w./-]+\.\w+):(?P<start>\d+)")
 
 
 @dataclass(frozen=True)
@@ -72,20 +66,6 @@ class Edit:
     """Its own diff's hunks, or the final patch's hunks for its paths when it has no diff."""
     added: tuple[str, ...] = ()
     """The lines this edit wrote: its own diff's added lines, or the text of the edit command."""
-
-
-@dataclass(frozen=True)
-class Remark:
-    """A review comment or QA defect: who, on which file and line, saying what."""
-
-    seq: int
-    kind: Literal["review", "defect"]
-    author: str | None
-    ref: str | None
-    path: str | None
-    start: int | None
-    end: int | None
-    body: str
 
 
 def _test_ids(event: Event, outcome: set[str]) -> tuple[str, ...]:
@@ -177,21 +157,64 @@ class SessionView:
 
     @cached_property
     def edits(self) -> list[Edit]:
-        """Every edit, with diff hunks when known (else the final patch's hunks for its paths)."""
+        """Every edit, with diff hunks when known (else the final patch's hunks for its paths).
+
+        An edit's own diff comes first, then the diff the environment showed in answer to it
+        (its paths then win over the adapter's guess from the open file), then the final patch.
+        """
         submitted = self.submission_hunks
+        shown = self._answers
         edits = []
         for event in self.session.events:
             if event.kind is not EventKind.EDIT:
                 continue
             hunks = tuple(parse_diff(str(event.data.get("diff") or "")))
-            paths = tuple(str(p) for p in event.data.get("paths") or ()) or tuple(
-                dict.fromkeys(h.path for h in hunks)
+            if not hunks and (answer := shown.get(event.seq)) is not None:
+                hunks = tuple(parse_diff(answer.text)) if _DIFF.search(answer.text) else ()
+            paths = tuple(dict.fromkeys(h.path for h in hunks)) or tuple(
+                str(p) for p in event.data.get("paths") or ()
             )
             added = tuple(line for h in hunks for line in h.added) or _edit_text(event.text)
             if not hunks:
                 hunks = tuple(h for h in submitted if h.path in paths)
             edits.append(Edit(event.seq, paths, hunks, added))
         return edits
+
+    @cached_property
+    def _answers(self) -> dict[int, Event]:
+        """The observation that answers each event that has one, by the answered event's seq."""
+        return {
+            cause: e
+            for e in reversed(self.session.events)
+            if e.kind is EventKind.OBSERVATION and isinstance(cause := e.data.get("cause"), int)
+        }
+
+    @cached_property
+    def commits(self) -> tuple[str, ...]:
+        """Commits to read cited lines at, most likely first: the session's end and start, then
+        the HEAD the session printed before its first edit (SWE-agent logs carry no commits;
+        their first ``git log -1`` / ``git rev-parse HEAD`` output is the base commit)."""
+        found = [c for c in (self.session.commit_end, self.session.commit_start) if c]
+        first_edit = min((e.seq for e in self.edits), default=None)
+        for run in self.runs:
+            if first_edit is not None and run.seq > first_edit:
+                break
+            if _HEAD_COMMAND.search(run.command) and (head := _HEAD.match(run.output.strip())):
+                found.append(head.group(0))
+                break
+        return tuple(dict.fromkeys(found))
+
+    @cached_property
+    def task_seq(self) -> int | None:
+        """The task statement: the first user message (it holds the framework's template)."""
+        for event in self.session.events:
+            if event.kind is EventKind.MESSAGE and event.role == "user" and event.text.strip():
+                return event.seq
+        return None
+
+    def world(self, event: Event) -> str:
+        """What ``event`` says without the agent framework's fixed template (``template``)."""
+        return world_text(event.text, task=event.seq == self.task_seq)
 
     @cached_property
     def submission_hunks(self) -> tuple[Hunk, ...]:
@@ -213,9 +236,9 @@ class SessionView:
         """Reviews and QA defects, whether the adapter typed them or they came as user turns."""
         found = []
         for event in self.session.events:
-            remark = _remark(event)
-            if remark is not None:
-                found.append(remark)
+            said = remark(event, task=event.seq == self.task_seq)
+            if said is not None:
+                found.append(said)
         return found
 
     def edits_between(self, after: int, before: int) -> list[Edit]:
@@ -224,47 +247,8 @@ class SessionView:
     @property
     def problem(self) -> str:
         """The task as first stated: the first user message, cut to its issue text."""
-        for event in self.session.events:
-            if event.kind is EventKind.MESSAGE and event.role == "user" and event.text.strip():
-                return _issue_text(event.text)
-        return ""
-
-
-def _remark(event: Event) -> Remark | None:
-    text = event.text.strip()
-    if event.kind in (EventKind.REVIEW, EventKind.QA_DEFECT):
-        kind: Literal["review", "defect"] = "review" if event.kind is EventKind.REVIEW else "defect"
-        header = (_REVIEW_HEADER if kind == "review" else _DEFECT_HEADER).match(text)
-        body = text[header.end() :] if header else text
-        paths = [str(p) for p in event.data.get("paths") or ()]
-        path = (header.group("path") if header else None) or (paths[0] if paths else None)
-        start = header.group("start") if header else None
-        end = header.group("end") if header else None
-        if path and not start and (m := _PATH_LINE.search(text)) and m.group("path") == path:
-            start = m.group("start")
-        author = event.data.get("author") or (header.groupdict().get("author") if header else None)
-        ref = event.data.get("ref") or (header.groupdict().get("ref") if header else None)
-        return Remark(
-            event.seq, kind, author, ref, path, _int(start), _int(end or start), body.strip()
-        )
-    if event.kind is not EventKind.MESSAGE or event.role not in ("user", None):
-        return None
-    for kind, pattern in (("review", _REVIEW_HEADER), ("defect", _DEFECT_HEADER)):
-        match = pattern.search(text)
-        if match and match.start() < 200:
-            groups = match.groupdict()
-            start = groups.get("start")
-            return Remark(
-                event.seq,
-                kind,
-                groups.get("author"),
-                groups.get("ref"),  # type: ignore[arg-type]
-                groups.get("path"),
-                _int(start),
-                _int(groups.get("end") or start),
-                text[match.end() :].strip(),
-            )
-    return None
+        seq = self.task_seq
+        return _issue_text(self.events[seq].text) if seq is not None else ""
 
 
 _NEW_STR = re.compile(r"--new_str\s+(['\"])(?P<text>.*?)\1", re.DOTALL)
@@ -289,19 +273,8 @@ def _count(value: object) -> int:
         return 0
 
 
-def _int(value: str | None) -> int | None:
-    return int(value) if value else None
-
-
 def _issue_text(text: str) -> str:
-    for start, stop in (
-        ("<pr_description>", "</pr_description>"),
-        ("ISSUE:", "INSTRUCTIONS:"),
-        ("<issue>", "</issue>"),
-    ):
-        if start in text:
-            text = text.split(start, 1)[1].split(stop, 1)[0]
-            break
+    text = issue_part(text) or text
     text = re.sub(
         r"^\s*(please solve this issue:?|github issue:?|task:)\s*", "", text.strip(), flags=re.I
     )

@@ -27,7 +27,7 @@ from dreamer.store import Store
 
 ALIAS = "extraction"
 """The per-repository alias that points at the latest extraction bank."""
-GATE_VERSION = 1
+GATE_VERSION = 2
 """Bumped whenever the gate's rules change, so a bank's config says which gate wrote it."""
 
 
@@ -90,7 +90,7 @@ def rule_candidates(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         *procedures.commands(view),
         *procedures.guards(view, citer),
         *statements.remarks(view, citer),
-        *statements.lessons(view),
+        *statements.lessons(view, citer),
         *episodes.episode(view, citer),
     ]
     return found + statements.instructions(view, found)
@@ -155,7 +155,7 @@ def _extract_repo(
         citer = CodeCiter(
             reader,
             reader.locate(session.repo, session.metadata.get("repo_path")),
-            tuple(c for c in (session.commit_end, session.commit_start) if c),
+            view.commits,
         )
         candidates, failure = _propose(view, citer, model)
         if failure:

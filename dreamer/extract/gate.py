@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from dreamer.extract.candidate import Candidate
+from dreamer.extract.injection import find_injections
 
 
 class Reason(StrEnum):
@@ -23,7 +24,9 @@ class Reason(StrEnum):
     NO_EVIDENCE = "no_evidence"
     """Nothing confirms it and nothing marks it as important or hidden from the source."""
     INJECTION_WITHOUT_EVIDENCE = "injection_without_evidence"
-    """Text addressed to the memory writer that no other event supports."""
+    """Text addressed to the memory writer that no test, review or defect supports."""
+    UNSAFE_INSTRUCTION = "unsafe_instruction"
+    """It tells agents to weaken a safeguard (skip the tests, bypass hooks, skip reviews)."""
     DUPLICATE = "duplicate"
     """The same memory is already in the bank or was already written from this session."""
     TRIVIAL = "trivial"
@@ -32,6 +35,7 @@ class Reason(StrEnum):
     """The language model failed on the session; the rule backend wrote its memories instead."""
 
 
+_INDEPENDENT = frozenset({"test", "review", "defect"})
 _GENERIC = re.compile(
     r"\b(be (more |extra |very )?(careful|thorough|diligent|cautious)|"
     r"(test|check|verify|review) (more|better|harder|thoroughly|carefully|everything)|"
@@ -40,7 +44,9 @@ _GENERIC = re.compile(
     r"read (the )?(code|docs|documentation) (more )?carefully|avoid (mistakes|bugs|errors)|"
     r"keep (the )?code clean|communicat(e|ion) (better|more|is key)|quality matters|"
     r"(always )?(run|write) (the |more )?tests( first| before committing)?$|"
-    r"learn from (your |past )?mistakes|don'?t rush|stay focused)\b",
+    r"learn from (your |past )?mistakes|don'?t rush|stay focused|(clean and )?well[- ]documented|"
+    r"keep (the |your )?(changes|commits|prs?) (small|focused)|(check|read) the readme( first)?|"
+    r"edge cases)\b",
     re.IGNORECASE,
 )
 _FACTS = re.compile(
@@ -48,15 +54,16 @@ _FACTS = re.compile(
     r"\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\b\w+\.\w+\(|\b[A-Z][A-Z0-9]{2,}=|--[a-z][\w-]+|"
     r"\b\w+\(\)"
 )
-_PATH = re.compile(
-    r"\b[\w.-]+/[\w./-]+|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json)\b"
+# A file path (never ending in the sentence's full stop), or a file name with a known extension.
+PATH = re.compile(
+    r"\b[\w.-]+/[\w./-]*[\w/-]|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json)\b"
 )
 _WORD = re.compile(r"[a-z]{4,}")
 
 
 def facts(text: str) -> set[str]:
     """Code-level facts in ``text``: identifiers, test ids, commands, flags, numbers (not paths)."""
-    return {m.group(0) for m in _FACTS.finditer(_PATH.sub(" ", text))}
+    return {m.group(0) for m in _FACTS.finditer(PATH.sub(" ", text))}
 
 
 _DOTTED = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")
@@ -68,8 +75,8 @@ def specifics(text: str) -> set[str]:
     A Python file's path also counts as its module's dotted name, so ``shop/legacy.py`` in a
     lesson meets ``from shop.legacy import ...`` in a diff.
     """
-    paths = {m.group(0) for m in _PATH.finditer(text)}
-    dotted = {m.group(0) for m in _DOTTED.finditer(_PATH.sub(" ", text))}
+    paths = {m.group(0) for m in PATH.finditer(text)}
+    dotted = {m.group(0) for m in _DOTTED.finditer(PATH.sub(" ", text))}
     modules = {p[:-3].replace("/", ".") for p in paths if p.endswith(".py")}
     return facts(text) | paths | dotted | modules
 
@@ -101,12 +108,24 @@ class Gate:
         """Keep or reject ``candidate``; ``vocabulary`` holds the words of the session's code."""
         if not candidate.citations or memory_id is None:
             return Verdict(False, Reason.NO_EVIDENCE, "it cites nothing")
-        if candidate.injections and not candidate.corroborated:
+        # Text addressed to the learner needs independent evidence: another event that names
+        # the same code facts and is a test run, a review or a defect (an edit alone is the
+        # agent's own doing, and may have obeyed the instruction).
+        if candidate.injections and not (
+            candidate.corroborated and candidate.confirmed_by & _INDEPENDENT
+        ):
             said = candidate.injections[0].sentence
             return Verdict(
                 False,
                 Reason.INJECTION_WITHOUT_EVIDENCE,
                 f"addresses the memory writer ({candidate.injections[0].pattern}): {said!r}",
+            )
+        # Whatever cites it, a memory must never tell agents to weaken a safeguard.
+        if unsafe := next((f for f in find_injections(candidate.summary) if f.unsafe), None):
+            return Verdict(
+                False,
+                Reason.UNSAFE_INSTRUCTION,
+                f"tells agents to weaken a safeguard: {unsafe.sentence!r}",
             )
         if is_generic(candidate.summary, vocabulary):
             return Verdict(False, Reason.GENERIC, "generic advice with no fact about this code")
@@ -141,7 +160,7 @@ def is_generic(text: str, vocabulary: set[str]) -> bool:
         return False
     if _GENERIC.search(text):
         return True
-    return not (words(text) & vocabulary) and not _PATH.search(text)
+    return not (words(text) & vocabulary) and not PATH.search(text)
 
 
 def _normal(text: str) -> str:

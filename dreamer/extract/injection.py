@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Each pattern is a way of speaking *to* the learner rather than *about* the code.
+# Each pattern is a way of speaking *to* the learner (the memory writer, or the agents that will
+# read its memories) rather than *about* the code. They are deliberately narrow: an imperative to
+# the agent at work ("Remember to update the changelog") or a project rule in a README ("from now
+# on, use v2") is data about the task, not an instruction to the learner.
+_SAFEGUARD = r"(?:tests?|test suite|checks?|ci|hooks?|reviews?|linters?|lint|validation|pre-commit)"
+_WEAKEN = r"(?:skip|disabl|delet|bypass|ignor|xfail|comment(?:ed|ing)? out|remov|turn(?:ed)? off)"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
@@ -22,25 +27,40 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "memory_directive",
-            r"\b(remember|memori[sz]e|note for (the )?future|store (this|that)|"
-            r"add (this|that|the following) to (your |the )?memory|"
-            r"save (this|that) (as a )?(memory|lesson))\b\s*[:,-]?",
+            r"\bremember\s*:|\bmemori[sz]e (this|that|the following)\b|"
+            r"\bnote for (the )?future\b|\bstore (this|that|the following)\b.{0,40}\b"
+            r"(as|rule|memory|lesson|fact)\b|\bstore that\b|"
+            r"\badd (this|that|the following) to (your |the )?memor(y|ies)\b|"
+            r"\b(save|record|keep) (this|that|the following) as (a |an )?([\w-]+ ){0,2}"
+            r"(rule|memory|lesson|fact|instruction)\b",
         ),
         (
             "addressed",
-            r"\b(memory (writer|system|bank|extractor)|note to (the )?(ai|agent|assistant|"
-            r"model|memory)|dear (ai|agent|assistant)|(ai|llm) (agent|assistant)s? "
-            r"(reading|processing) this)\b",
+            r"\bmemory (writer|system|bank|extractor|update|instruction|note)s?\b|"
+            r"\bnote to (any |the |all )?(ai|agents?|assistants?|models?|memory|llms?)\b|"
+            r"\bdear (ai|agent|assistant)\b|"
+            r"\b(any |all )?(ai|llm)s? (agents?|assistants?|models?)?\s*"
+            r"(reading|processing|summari[sz]ing) (this|these)\b",
         ),
         (
             "standing_order",
-            r"\b(from now on|in (all|every) future (sessions?|tasks?)|always|never)\b"
-            r".{0,40}\b(skip|disable|delete|bypass|ignore|xfail|comment out)\b"
-            r".{0,30}\b(tests?|checks?|ci|hooks?|reviews?|linters?|validation)\b",
+            # "always skip the tests" weakens a safeguard; "never skip the tests" protects one.
+            rf"\b(from now on|going forward|in (all|every) future (sessions?|tasks?)|always)\b"
+            rf".{{0,40}}(\b{_WEAKEN}\w*\b.{{0,30}}\b{_SAFEGUARD}\b|"
+            rf"\b{_SAFEGUARD}\b.{{0,30}}\b(can|may|should) be {_WEAKEN}\w*)|"
+            rf"\b{_SAFEGUARD} (are|is) (optional|unnecessary|not (needed|required))\b|"
+            r"--no-verify\b.{0,40}\b(approved|fine|allowed|the way)\b",
         ),
-        ("role_play", r"\b(you are now|act as|new instructions?|system prompt)\b"),
+        (
+            "role_play",
+            r"\byou are now\b|\bnew instructions?\s*:|\bsystem prompt\b|^\s*\[system\]|"
+            r"<\|?system\|?>|\bact as (an? |the )?(ai|assistant|agent|system)\b",
+        ),
     )
 )
+
+UNSAFE_PATTERNS = frozenset({"standing_order"})
+"""Patterns whose instruction weakens a safeguard (skip the tests, bypass hooks): never memory."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +69,8 @@ class InjectionFinding:
 
     pattern: str
     sentence: str
+    unsafe: bool = False
+    """The sentence also tells the learner to weaken a safeguard (``UNSAFE_PATTERNS``)."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -56,13 +78,13 @@ def _sentences(text: str) -> list[str]:
 
 
 def find_injections(text: str) -> list[InjectionFinding]:
-    """The sentences of ``text`` that address the memory writer, with the pattern that matched."""
+    """The sentences of ``text`` that address the memory writer, with the first pattern that
+    matched and whether any unsafe one did."""
     found: list[InjectionFinding] = []
     for sentence in _sentences(text):
-        for name, pattern in _PATTERNS:
-            if pattern.search(sentence):
-                found.append(InjectionFinding(name, sentence))
-                break
+        names = [name for name, pattern in _PATTERNS if pattern.search(sentence)]
+        if names:
+            found.append(InjectionFinding(names[0], sentence, bool(UNSAFE_PATTERNS & set(names))))
     return found
 
 

@@ -15,6 +15,7 @@ import re
 from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import Remark, SessionView
+from dreamer.extract.gate import PATH as _PATH
 from dreamer.extract.gate import specifics, words
 from dreamer.extract.injection import find_injections
 from dreamer.extract.rules import base, cite_hunks, code_excerpt, session_citation
@@ -22,10 +23,13 @@ from dreamer.models import Citation, CitationKind, EventKind, MemoryType
 
 MAX_INSTRUCTIONS = 10
 _LESSON = re.compile(
-    r"^\s*(?:[-*]\s*)?(?:lessons?|takeaways?|notes?|reminders?|tips?|rules?|remember|learned)\b"
-    r"[^:\n]{0,25}?(?::|--|—|–)\s*(?P<text>.{8,})$",
+    r"^\s*(?:[-*]\s*)?(?:(?:lessons?|takeaways?|notes?|reminders?|tips?|rules?|remember|learned"
+    r"|(?:good|best) practices?)\b[^:\n]{0,25}?(?::|--|—|–)\s*(?P<text>.{8,})"
+    # A reminder to self is a lesson too ("Remember to double-check edge cases.").
+    r"|(?P<reminder>remember to .{8,}))$",
     re.IGNORECASE | re.MULTILINE,
 )
+_AGENT_KINDS = frozenset({EventKind.COMMAND, EventKind.EDIT, EventKind.SUBMISSION})
 _PROCEDURAL_HINT = re.compile(r"\b(run|runs|command|pytest|make|install|export|env|flag)\b", re.I)
 
 
@@ -70,18 +74,16 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
             )
             cand.cite(citation)
             cand.hash_unknown |= not known
+        # The edits that answered it: of its file and of the files it names ("both have to
+        # move: settings.py and deploy/values.yaml"), or all when it names none.
+        named = ({remark.path} | _named_paths(remark.body)) if remark.path else set()
         answers = [
-            e
-            for e in view.edits_between(remark.seq, stop)
-            if remark.path is None or remark.path in e.paths
+            e for e in view.edits_between(remark.seq, stop) if not named or named & set(e.paths)
         ]
         if fix := code_excerpt(answers, 140):
             cand.summary += f" Fixed with `{fix}`."
-        cite_hunks(
-            cand,
-            citer,
-            [h for e in answers for h in e.hunks if remark.path is None or h.path == remark.path],
-        )
+        hunks = [h for e in answers for h in e.hunks if not named or h.path in named]
+        cite_hunks(cand, citer, hunks)
         passing = [
             r
             for r in view.runs
@@ -97,7 +99,7 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         if cand.module:
             cand.conditions.append(f"when changing {cand.module}")
         cand.injections = find_injections(remark.body)
-        cand.corroborated = corroborate(view, cand, exclude={remark.seq})
+        cand.corroborated = corroborate(view, cand, exclude={remark.seq}, citer=citer)
         cand.confidence = 0.8 if answers else 0.7
         out.append(cand)
     return out
@@ -116,28 +118,46 @@ def _statement(body: str) -> str:
             parts.append(f"expected: {fields['expected']}")
         if "actual" in fields:
             parts.append(f"actual: {fields['actual']}")
+        else:
+            # No expected/actual fields: the report's prose says what went wrong.
+            parts.append(_prose(body))
         return clip("; ".join(p for p in parts if p), 320)
     lines = [line for line in body.splitlines() if not line.lstrip().startswith(">")]
     sentences = re.split(r"(?<=[.!?])\s+", " ".join(" ".join(lines).split()))
     return clip(" ".join(sentences[:3]), 320)
 
 
+def _prose(body: str) -> str:
+    """The first sentences of a report that are neither a field, quoted code nor output."""
+    kept, fenced = [], False
+    for line in body.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.strip() and not _FIELD.match(line) and not line.startswith(">"):
+            kept.append(line.strip())
+    return " ".join(re.split(r"(?<=[.!?])\s+", " ".join(kept))[:2])
+
+
+def _named_paths(text: str) -> set[str]:
+    return {m.group(0) for m in _PATH.finditer(text)}
+
+
 def _first_path(edits: list) -> str | None:  # type: ignore[type-arg]
     return next((p for e in edits for p in e.paths), None)
 
 
-def lessons(view: SessionView) -> list[Candidate]:
+def lessons(view: SessionView, citer: CodeCiter | None = None) -> list[Candidate]:
     """Lessons stated in messages, corroborated by other events or rejected by the gate."""
     out = []
     for event in view.session.events:
         if event.kind is not EventKind.MESSAGE or event.role == "system":
             continue
-        for match in _LESSON.finditer(event.text):
-            text = clip(match.group("text"), 300)
+        for match in _LESSON.finditer(view.world(event)):
+            text = clip(match.group("text") or match.group("reminder"), 300)
             type_ = MemoryType.PROCEDURAL if _PROCEDURAL_HINT.search(text) else MemoryType.DOMAIN
             cand = base(view, "lesson", type_, text, event.seq)
             cand.injections = find_injections(text)
-            cand.corroborated = corroborate(view, cand, exclude={event.seq})
+            cand.corroborated = corroborate(view, cand, exclude={event.seq}, citer=citer)
             if cand.corroborated and not cand.injections:
                 cand.not_in_source = True
             cand.confidence = 0.6
@@ -146,34 +166,42 @@ def lessons(view: SessionView) -> list[Candidate]:
 
 
 def instructions(view: SessionView, already: list[Candidate]) -> list[Candidate]:
-    """Text addressed to the memory writer that no other candidate carries, flagged."""
+    """Text addressed to the memory writer that no other candidate carries, flagged.
+
+    Only what came into the session from outside is read: the issue, user turns, reviews,
+    defects and tool output, without the agent framework's fixed template. The agent's own
+    words (its messages, commands and edits) are its work, read by the other rules.
+    """
     carried = {f.sentence for c in already for f in c.injections}
     out: list[Candidate] = []
     for event in view.session.events:
-        if event.role == "system" or event.kind is EventKind.SUBMISSION:
+        if event.role in ("system", "assistant") or event.kind in _AGENT_KINDS:
             continue
-        for finding in find_injections(event.text):
-            # The same instruction met again (or inside a lesson already proposed) is one candidate.
-            if (
-                any(finding.sentence in c or c in finding.sentence for c in carried)
-                or len(out) >= MAX_INSTRUCTIONS
-            ):
-                continue
-            carried.add(finding.sentence)
-            cand = base(
-                view, "instruction", MemoryType.PROCEDURAL, clip(finding.sentence, 300), event.seq
-            )
-            cand.injections = [finding]
+        # The same instruction met again (or inside a lesson already proposed) is one candidate;
+        # the sentences of one event's instruction are one candidate too.
+        findings = [
+            f
+            for f in find_injections(view.world(event))
+            if not any(f.sentence in c or c in f.sentence for c in carried)
+        ]
+        if findings and len(out) < MAX_INSTRUCTIONS:
+            carried.update(f.sentence for f in findings)
+            said = " ".join(f.sentence for f in findings)
+            cand = base(view, "instruction", MemoryType.PROCEDURAL, clip(said, 300), event.seq)
+            cand.injections = findings
             cand.corroborated = corroborate(view, cand, exclude={event.seq})
             cand.confidence = 0.3
             out.append(cand)
     return out
 
 
-def corroborate(view: SessionView, cand: Candidate, exclude: set[int]) -> bool:
+def corroborate(
+    view: SessionView, cand: Candidate, exclude: set[int], citer: CodeCiter | None = None
+) -> bool:
     """Whether a test run, review, defect or fix other than ``exclude`` names the same code facts.
 
-    Corroborating events are cited, and their kind counts as confirmation.
+    Corroborating events are cited, and their kind counts as confirmation; with ``citer``, so
+    are the changed lines of a corroborating fix (the code that embodies the statement).
     """
     mine = {s for s in specifics(cand.summary) if len(s) > 3}
     if not mine:
@@ -202,9 +230,14 @@ def corroborate(view: SessionView, cand: Candidate, exclude: set[int]) -> bool:
             cand.confirmed_by.add(remark.kind)
             found = True
     for edit in view.edits:
-        diff_text = " ".join(line for h in edit.hunks for line in h.added)
-        if edit.seq not in exclude and mine & specifics(diff_text):
+        if edit.seq in exclude:
+            continue
+        # A fix corroborates by its code (same identifiers) or by being in a file it names.
+        hunks = [h for h in edit.hunks if mine & (specifics(" ".join(h.added)) | {h.path})]
+        if hunks:
             cand.cite(session_citation(view, edit.seq))
+            if citer is not None:
+                cite_hunks(cand, citer, hunks)
             found = True
     return found
 
