@@ -269,17 +269,22 @@ def diff_paths(diff: str) -> list[str]:
 
 
 _SWE_EDIT = re.compile(r"^(?:edit|insert|append)\s+\d+(?::\d+)?\b|^edit\s*$|^edit\s")
+_NAMED_FILE = re.compile(r"^[\w./-]*[A-Za-z_][\w-]*\.[A-Za-z0-9]+$")
 _EDITOR_WRITES = {"create", "str_replace", "insert", "undo_edit", "append"}
 
 
 def swe_agent_edit_paths(action: str, open_file: str | None) -> list[str] | None:
     """The files a SWE-agent editing command changes; None when ``action`` is not an edit.
 
-    ``edit 10:12`` (and ``insert``/``append``) edit the open file, ``create f`` creates ``f``, and
+    ``edit 10:12`` (and ``insert``/``append``) edit the open file, ``edit PATH`` edits ``PATH``,
+    ``create f`` creates ``f``, and
     ``str_replace_editor create|str_replace|insert|undo_edit PATH`` edits ``PATH``. An edit of the
     open file with no file open gives ``[]``.
     """
     first_line = action.strip().split("\n", 1)[0].strip()
+    named = _tokens(first_line)
+    if len(named) == 2 and named[0] == "edit" and _NAMED_FILE.match(named[1]):
+        return [named[1]]  # ``edit PATH``: some recorders name the file instead of a line range
     if _SWE_EDIT.match(first_line):
         return [open_file] if open_file and open_file != "n/a" else []
     tokens = _tokens(first_line)

@@ -288,3 +288,12 @@ def test_timestamps_become_aware_utc() -> None:
     assert to_utc(1736936400) == datetime(2025, 1, 15, 10, 20, tzinfo=UTC)
     assert to_utc(1736936400000) == datetime(2025, 1, 15, 10, 20, tzinfo=UTC)
     assert to_utc("yesterday") is None and to_utc(None) is None and to_utc(True) is None
+
+
+def test_swe_agent_edit_naming_a_file_edits_that_file() -> None:
+    from dreamer.ingest.parsing import swe_agent_edit_paths
+
+    assert swe_agent_edit_paths("edit shop/holds.py\n-old\n+new", "/repo/shop/warehouse.py") == [
+        "shop/holds.py"]
+    assert swe_agent_edit_paths("edit 10:12\nnew line", "/repo/shop/warehouse.py") == [
+        "/repo/shop/warehouse.py"]
