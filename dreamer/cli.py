@@ -29,3 +29,7 @@ app.add_typer(show_app, name="show")
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -159,6 +159,7 @@ def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
     """Record ``run``'s decision and promote when it passed: (promoted, reasons)."""
     from dreamer.errors import GateError
     from dreamer.promotion import promote, record_decision
+    from dreamer.store import LockHeldError
 
     details = {"evaluation": run.summary}
     if not run.decision.passed:
@@ -167,7 +168,7 @@ def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
     try:
         promote(store, run.repo, run.candidate, run.decision,
                 expected_production=run.production, actor="nightly")
-    except GateError as exc:  # production moved under us, or another run holds the lock
+    except (GateError, LockHeldError) as exc:  # production moved, or another run is promoting
         record_decision(store, run.repo, run.candidate, run.production, run.decision, False,
                         details | {"refused": str(exc)})
         return False, [str(exc)]

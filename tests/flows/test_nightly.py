@@ -1,0 +1,83 @@
+"""The nightly loop end to end on the sample: promote a better bank, reject a worse one with its
+reasons, roll back, and never promote twice when two runs race."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dreamer.promotion import registry_alias
+from dreamer.store import open_store
+from dreamer.store.schema import GateDecisionRow
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason="the committed sample is absent")
+
+
+def test_nightly_promotes_then_rejects_a_worse_candidate(
+    prefect_harness: None, nightly_config, worse_strategy: Path  # type: ignore[no-untyped-def]
+) -> None:
+    from flows.nightly_dream_flow import nightly_dream
+
+    good = nightly_config("good")
+    (first,) = nightly_dream(config_ref=str(good))
+    assert first["promoted"], first["reasons"]
+    store = open_store()
+    production = store.banks.alias("production", "pytoolz/toolz")
+    assert production == first["candidate"]
+    assert registry_alias("pytoolz/toolz") == production
+
+    worse = nightly_config("worse", strategy=str(worse_strategy))
+    (second,) = nightly_dream(config_ref=str(worse))
+    assert not second["promoted"]
+    assert any(r.startswith("regressions: loses") for r in second["reasons"])
+    assert store.banks.alias("production", "pytoolz/toolz") == production
+    with store.sessions() as db:
+        rows = db.query(GateDecisionRow).order_by(GateDecisionRow.id).all()
+        assert [(r.candidate, r.passed, r.promoted) for r in rows] == [
+            (first["candidate"], True, True), (second["candidate"], False, False)]
+        assert rows[1].reasons == second["reasons"]
+
+    # Force the worse bank in, then roll back: store and MLflow return to the good bank.
+    from typer.testing import CliRunner
+
+    from dreamer.cli import app
+
+    runner = CliRunner()
+    forced = runner.invoke(app, ["promote", second["candidate"], "--repo", "pytoolz/toolz",
+                                 "--force", "--reason", "test of rollback"])
+    assert forced.exit_code == 0, forced.output
+    assert registry_alias("pytoolz/toolz") == second["candidate"]
+    back = runner.invoke(app, ["rollback", "--repo", "pytoolz/toolz", "--json"])
+    assert back.exit_code == 0, back.output
+    assert json.loads(back.stdout)["production"] == production
+    assert store.banks.alias("production", "pytoolz/toolz") == production
+    assert registry_alias("pytoolz/toolz") == production
+
+
+def test_two_nightly_runs_at_once_promote_at_most_once(tmp_path: Path, nightly_config) -> None:  # type: ignore[no-untyped-def]
+    config = nightly_config("race")
+    home = Path(os.environ["DREAMER_HOME"])
+    procs = []
+    for i in range(2):
+        env = {**os.environ, "DREAMER_HOME": str(home), "PREFECT_HOME": str(tmp_path / f"p{i}"),
+               "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_LOGGING_LEVEL": "ERROR"}
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "dreamer.cli", "nightly", "--config", str(config), "--json"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    results = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, err[-3000:]
+        results.append(json.loads(out)[0])
+    promoted = [r for r in results if r["promoted"]]
+    assert len(promoted) == 1, results
+    refused = next(r for r in results if not r["promoted"])
+    assert refused["reasons"], refused
+    store = open_store()
+    moves = store.banks.history("production", "pytoolz/toolz")
+    assert len(moves) == 1 and moves[0].to_bank == promoted[0]["candidate"]
