@@ -27,7 +27,21 @@ for _info in sorted(pkgutil.iter_modules(dreamer.commands.__path__), key=lambda 
 app.add_typer(show_app, name="show")
 
 
+def quiet_libraries() -> None:
+    """Keep third-party chatter (model-loading bars, debug logs) out of dreamer's output."""
+    import logging
+    import os
+
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    for name in ("bm25s", "sentence_transformers", "transformers", "chromadb", "httpx", "alembic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def main() -> None:
+    quiet_libraries()
     app()
 
 

@@ -5,8 +5,10 @@ Two rules, checked for every memory in a task's pack:
 1. **time**: every source a memory cites (a session, by trajectory instance id or ingest
    ``ses_`` id, or a commit sha) ended strictly before the task was opened, and so was the
    memory's own ``created_at``;
-2. **gold**: no run of ``min_run`` consecutive tokens of the gold patch's added lines appears
-   in the pack's text. Naming the right function or constant is allowed; carrying the fix is not.
+2. **gold**: no run of ``min_run`` consecutive words of the gold patch's added lines, and no
+   whole added line of ``MIN_LINE`` words or more, appears in the pack's text. Naming the right
+   function or constant is allowed; carrying the fix is not. A review or defect a memory cites
+   is timed by the sessions it was seen in, which the memory also cites.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from dreamer.models import MemoryPack
 from evals.corpus.gitrepo import added_lines
 from evals.tasks import Task
 
-_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 MIN_RUN = 8
-"""How many consecutive gold tokens make a leak."""
+"""How many consecutive gold words make a leak. Words, not punctuation: eight tokens of
+``db.update("orders",`` are boilerplate any earlier fix of the repository shares, while eight
+identifiers in a row are the fix itself."""
 
 
 def _utc(when: datetime | None) -> datetime | None:
@@ -46,23 +50,32 @@ class LeakFinding(BaseModel):
 
 
 def tokens(text: str) -> list[str]:
-    """The tokens the gold rule compares: identifiers, numbers, single punctuation marks."""
+    """The tokens the gold rule compares: identifiers and numbers."""
     return _TOKEN.findall(text)
 
 
+MIN_LINE = 3
+"""A whole added line of the gold, if it has at least this many words, is a leak too: a short
+line can be the entire fix."""
+
+
 def gold_runs(patch: str, min_run: int = MIN_RUN) -> set[tuple[str, ...]]:
-    """Every run of ``min_run`` consecutive tokens of the patch's added lines, read in order."""
-    toks = [tok for line in added_lines(patch) for tok in tokens(line)]
-    return {tuple(toks[i:i + min_run]) for i in range(len(toks) - min_run + 1)}
+    """Every run of ``min_run`` consecutive words of the patch's added lines, read in order,
+    and every whole added line of ``MIN_LINE`` words or more."""
+    lines = [tokens(line) for line in added_lines(patch)]
+    toks = [tok for line in lines for tok in line]
+    runs = {tuple(toks[i:i + min_run]) for i in range(len(toks) - min_run + 1)}
+    return runs | {tuple(line) for line in lines if MIN_LINE <= len(line) < min_run}
 
 
 def find_gold_run(text: str, runs: set[tuple[str, ...]], min_run: int = MIN_RUN) -> str | None:
     """The first run of ``runs`` found in ``text``, joined; None when there is none."""
     toks = tokens(text)
-    for i in range(len(toks) - min_run + 1):
-        window = tuple(toks[i:i + min_run])
-        if window in runs:
-            return " ".join(window)
+    for size in sorted({len(run) for run in runs}, reverse=True):
+        for i in range(len(toks) - size + 1):
+            window = tuple(toks[i:i + size])
+            if window in runs:
+                return " ".join(window)
     return None
 
 
@@ -75,6 +88,7 @@ def check_pack(task: Task, pack: MemoryPack, source_times: Mapping[str, datetime
     for item in pack.items:
         memory = item.memory
         created = _utc(memory.created_at)
+        seen_in_sessions = any(c.kind.value == "session" for c in memory.citations)
         if opened and created and created >= opened:
             findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
                                         detail=f"memory created {memory.created_at} >= task "
@@ -82,6 +96,8 @@ def check_pack(task: Task, pack: MemoryPack, source_times: Mapping[str, datetime
         for cite in memory.citations:
             if cite.kind.value in ("test", "file"):
                 continue
+            if cite.kind.value in ("review", "defect") and seen_in_sessions:
+                continue  # known from the cited sessions, whose times are checked
             when = _utc(source_times.get(cite.ref))
             if when is None:
                 findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",

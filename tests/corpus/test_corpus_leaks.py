@@ -54,12 +54,24 @@ def test_planted_gold_run_is_caught(tasks, times):
     assert findings[0].memory == planted.id
 
 
-def test_seven_gold_tokens_are_allowed(tasks, times):
+def test_seven_gold_words_are_allowed(tasks, times):
     task = tasks[0]
-    toks = [t for line in added_lines(task.patch) for t in tokens(line)]
+    longest = max((tokens(line) for line in added_lines(task.patch)), key=len)
+    assert len(longest) >= MIN_RUN
     earlier = oracle_pack(task).memories[0].citations[0]
-    short = _memory(task, "see " + " ".join(toks[: MIN_RUN - 1]), earlier)
+    short = _memory(task, "see " + " ".join(longest[: MIN_RUN - 1]), earlier)
     assert check_pack(task, pack_of([short], ""), times) == []
+
+
+def test_a_whole_short_gold_line_is_a_leak(tasks, times):
+    task = tasks[0]
+    line = min((tokens(line) for line in added_lines(task.patch) if len(tokens(line)) >= 3),
+               key=len)
+    assert len(line) < MIN_RUN
+    earlier = oracle_pack(task).memories[0].citations[0]
+    carried = _memory(task, "the fix: " + " ".join(line), earlier)
+    findings = check_pack(task, pack_of([carried], ""), times)
+    assert findings and {f.rule for f in findings} == {"gold"}
 
 
 def test_memory_from_a_session_at_or_after_the_task_is_caught(tasks, times):
