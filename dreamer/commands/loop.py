@@ -9,8 +9,8 @@ import typer
 
 from dreamer.commands.common import console, fail, print_json
 
-DEMO_STRATEGIES = "none,default,aggressive,no-dedupe,no-forgetting"
-DEMO_BUDGETS = "0,128,256,1024,all"
+DEMO_STRATEGIES = "none,default,aggressive,no-forgetting"
+DEMO_BUDGETS = "0,256,1024,all"
 
 
 def prefect_environment() -> None:
