@@ -1,68 +1,79 @@
 """Retrieval: what part of a bank reaches an agent, under a token budget.
 
-``pack()`` is the one entry point the harness and agents use. This first version is the plain
-scoped pack: hard scope filter, active memories only, ordered by confidence, packed greedily into
-the budget. The full router (hybrid search, rerank, verification) replaces its inside, not its
-signature.
+The router runs, for one query: a hard **scope** filter (repository, then branch, module, phase
+and status), **hybrid candidates** (BM25 with bm25s, embeddings in Chroma with the packaged
+MiniLM model, neighbours in the link graph) fused by reciprocal rank, a **rerank** by relevance,
+evidence, freshness, past usefulness and confidence, **verification** of the survivors' file
+citations against a checkout (stale ones demoted and marked UNVERIFIED), and **packing** into a
+token budget. The same router serves the harness (``pack``), the CLI (``dreamer recall``) and
+agents (``dreamer mcp``).
+
+Python API::
+
+    from dreamer.router import Router, RouterConfig, pack, recall
+    result = recall(bank, "why does parse_order fail", repo="acme/shop", budget=800,
+                    checkout="/src/shop")
+    result.pack.text        # for a prompt
+    result.to_json()        # for an agent
+
+Heavy libraries (bm25s, chromadb, torch) load on first use, not on import.
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from dreamer.models import Bank, Memory, MemoryPack, PackedMemory
-from dreamer.tokens import count_tokens
+from dreamer.models import Bank, MemoryPack
+from dreamer.router.config import RerankWeights, RouterConfig
+from dreamer.router.core import RecallResult, Router
+from dreamer.router.errors import RouterError
+from dreamer.router.feedback import Observations, observations, record_feedback, usage_counts
+from dreamer.router.packing import STALE_MARKER, render
+from dreamer.router.scope import in_scope
+from dreamer.router.verify import lines_sha256, span_sha256
+
+__all__ = [
+    "STALE_MARKER", "Observations", "RecallResult", "RerankWeights", "Router", "RouterConfig",
+    "RouterError", "default_router", "in_scope", "lines_sha256", "observations", "pack", "recall",
+    "record_feedback", "render", "span_sha256", "usage_counts",
+]
+
+_default: Router | None = None
+_default_lock = threading.Lock()
 
 
-def in_scope(
-    memory: Memory, repo: str, branch: str | None = None, module: str | None = None,
-    phase: str | None = None,
-) -> bool:
-    """The hard filter: a memory of another repository never passes, whatever else matches."""
-    scope = memory.scope
-    if scope.repo != repo:
-        return False
-    if branch and scope.branch and scope.branch != branch:
-        return False
-    if module and scope.module and not (
-        module.startswith(scope.module) or scope.module.startswith(module)
-    ):
-        return False
-    return not (phase and scope.phase and scope.phase != phase)
+def default_router() -> Router:
+    """The process-wide router ``pack()`` and ``recall()`` use: ``RouterConfig.from_env()``,
+    no store (nothing is recorded), indexes cached across calls."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Router(RouterConfig.from_env())
+        return _default
 
 
-def render(memory: Memory) -> str:
-    """One memory as prompt text: type, summary, conditions and compact citations."""
-    cites = "; ".join(
-        f"{c.kind.value}:{c.path}:{c.start_line}-{c.end_line}" if c.path and c.start_line
-        else f"{c.kind.value}:{c.path or c.ref}"
-        for c in memory.citations
+def recall(
+    bank: Bank, query: str, *, repo: str, budget: int | None = None, branch: str | None = None,
+    module: str | None = None, phase: str | None = None, checkout: Path | str | None = None,
+    router: Router | None = None,
+) -> RecallResult:
+    """The full recall of ``bank`` for ``query`` in ``repo`` (see ``Router.recall``)."""
+    return (router or default_router()).recall(
+        bank, query, repo=repo, budget=budget, branch=branch, module=module, phase=phase,
+        checkout=checkout,
     )
-    when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
-    return f"- [{memory.type.value}] {memory.summary}{when} [{cites}]"
 
 
 def pack(
     bank: Bank, query: str, *, repo: str, budget: int | None = None, branch: str | None = None,
     module: str | None = None, phase: str | None = None, checkout: Path | None = None,
+    router: Router | None = None,
 ) -> MemoryPack:
-    """Memories of ``bank`` for ``query`` in ``repo``, at most ``budget`` tokens (None: all)."""
-    del checkout  # verification arrives with the full router
-    candidates = [
-        m for m in bank.active if in_scope(m, repo, branch, module, phase)
-    ]
-    candidates.sort(key=lambda m: (-m.confidence, m.id))
-    items: list[PackedMemory] = []
-    lines: list[str] = []
-    used = 0
-    for memory in candidates:
-        line = render(memory)
-        cost = count_tokens("\n".join([*lines, line])) - used
-        if budget is not None and used + cost > budget:
-            continue
-        lines.append(line)
-        used += cost
-        items.append(PackedMemory(memory=memory, score=memory.confidence, tokens=cost))
-    text = "\n".join(lines)
-    return MemoryPack(query=query, budget=budget, items=tuple(items), text=text,
-                      tokens=count_tokens(text))
+    """Memories of ``bank`` for ``query`` in ``repo``, at most ``budget`` tokens (None: all).
+
+    Runs the full router: scope, hybrid search, rerank, verification when ``checkout`` is
+    given, packing. Deterministic for the same inputs; ``pack.tokens <= budget`` always.
+    """
+    return recall(bank, query, repo=repo, budget=budget, branch=branch, module=module,
+                  phase=phase, checkout=checkout, router=router).pack

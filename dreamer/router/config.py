@@ -46,7 +46,10 @@ class RouterConfig(BaseModel):
     graph_seeds: int = Field(default=10, ge=0)
     """How many of the best fused hits seed the graph leg."""
     rrf_k: int = Field(default=60, ge=1)
-    """The constant of reciprocal rank fusion: score = sum over legs of 1 / (k + rank)."""
+    """The constant of reciprocal rank fusion: score = sum over legs of w / (k + rank)."""
+    graph_weight: float = Field(default=0.5, ge=0.0)
+    """The graph leg's weight ``w`` in fusion (BM25 and vectors weigh 1): a neighbour is
+    indirect evidence of relevance, so it ranks after a direct hit of the same rank."""
     freshness_half_life_days: float = Field(default=90.0, gt=0)
     """Age at which the freshness feature halves."""
     weights: RerankWeights = RerankWeights()

@@ -1,0 +1,144 @@
+"""Feedback and observations: what the router and its users report about served memories.
+
+Every event is one appended row (``records.py``): ``retrieved`` when the router serves a
+memory, ``helped`` / ``hurt`` when the harness or an agent reports on a task, and one
+verification row per memory checked against a checkout. ``observations()`` sums them per memory;
+the reranker reads it (usefulness), and forgetting can read it (unused or stale for long).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from sqlalchemy import func, select
+
+from dreamer.models import Usage
+from dreamer.router.errors import RouterError
+from dreamer.router.records import FeedbackRecord, VerificationRecord
+
+if TYPE_CHECKING:
+    from dreamer.router.verify import MemoryCheck
+    from dreamer.store import Store
+
+Signal = Literal["retrieved", "helped", "hurt"]
+SIGNALS: tuple[Signal, ...] = ("retrieved", "helped", "hurt")
+
+
+@dataclass(frozen=True)
+class Observations:
+    """What the store knows about one memory's use and verification, summed over its history."""
+
+    retrieved: int = 0
+    helped: int = 0
+    hurt: int = 0
+    verified: int = 0
+    """Checks that found every cited line in place or relocated."""
+    stale: int = 0
+    last_state: str | None = None
+    last_checked: datetime | None = None
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(retrieved=self.retrieved, helped=self.helped, hurt=self.hurt)
+
+
+def record_feedback(
+    store: Store, memory_ids: Iterable[str], signal: Signal, *, bank_id: str | None = None,
+    repo: str | None = None, task_id: str | None = None, source: str = "agent", note: str = "",
+) -> int:
+    """Append one event per memory id; returns how many were recorded."""
+    if signal not in SIGNALS:
+        raise RouterError(f"unknown feedback signal {signal!r}: use one of {', '.join(SIGNALS)}")
+    now = datetime.now(UTC)
+    rows = [
+        FeedbackRecord(memory_id=mid, signal=signal, bank_id=bank_id, repo=repo, task_id=task_id,
+                       source=source, note=note, at=now)
+        for mid in dict.fromkeys(memory_ids)  # once per memory per report, order kept
+    ]
+    with store.sessions.begin() as db:
+        db.add_all(rows)
+    return len(rows)
+
+
+def record_recall(
+    store: Store, *, served: Sequence[str], checks: Sequence[MemoryCheck], bank_id: str,
+    repo: str, checkout: Path | None, commit: str | None, task_id: str | None = None,
+) -> None:
+    """Append what one recall did: a ``retrieved`` event per served memory and a verification
+    row per memory checked, in one transaction."""
+    now = datetime.now(UTC)
+    rows: list[FeedbackRecord | VerificationRecord] = [
+        FeedbackRecord(memory_id=mid, signal="retrieved", bank_id=bank_id, repo=repo,
+                       task_id=task_id, source="router", note="", at=now)
+        for mid in served
+    ]
+    rows.extend(
+        VerificationRecord(
+            memory_id=check.memory_id, bank_id=bank_id, repo=repo, checkout=str(checkout or ""),
+            commit=commit, state=check.state, at=now,
+            details=[c.model_dump(mode="json", exclude_none=True) for c in check.citations
+                     if c.state != "unchecked"],
+        )
+        for check in checks if check.state != "unchecked"
+    )
+    if rows:
+        with store.sessions.begin() as db:
+            db.add_all(rows)
+
+
+def observations(store: Store, memory_ids: Iterable[str] | None = None) -> dict[str, Observations]:
+    """Summed feedback and verification history per memory (of ``memory_ids``, or all)."""
+    ids = list(dict.fromkeys(memory_ids)) if memory_ids is not None else None
+    if ids == []:
+        return {}
+    counts: dict[str, dict[str, int]] = {}
+    last: dict[str, tuple[str, datetime]] = {}
+    with store.sessions() as db:
+        for chunk in _chunks(ids):
+            fb = select(FeedbackRecord.memory_id, FeedbackRecord.signal, func.count())
+            vr = select(VerificationRecord.memory_id, VerificationRecord.state, func.count(),
+                        func.max(VerificationRecord.id))
+            if chunk is not None:
+                fb = fb.where(FeedbackRecord.memory_id.in_(chunk))
+                vr = vr.where(VerificationRecord.memory_id.in_(chunk))
+            for mid, signal, n in db.execute(fb.group_by(FeedbackRecord.memory_id,
+                                                         FeedbackRecord.signal)):
+                counts.setdefault(mid, {})[signal] = n
+            latest: dict[str, int] = {}
+            for mid, kind, n, newest in db.execute(vr.group_by(VerificationRecord.memory_id,
+                                                                VerificationRecord.state)):
+                counts.setdefault(mid, {})[kind] = counts.get(mid, {}).get(kind, 0) + n
+                latest[mid] = max(latest.get(mid, 0), newest)
+            if latest:
+                for row in db.execute(select(VerificationRecord.memory_id, VerificationRecord.state,
+                                             VerificationRecord.at)
+                                      .where(VerificationRecord.id.in_(list(latest.values())))):
+                    last[row[0]] = (row[1], row[2])
+    result: dict[str, Observations] = {}
+    for mid, c in counts.items():
+        state: str | None = last[mid][0] if mid in last else None
+        at: datetime | None = last[mid][1] if mid in last else None
+        result[mid] = Observations(
+            retrieved=c.get("retrieved", 0), helped=c.get("helped", 0), hurt=c.get("hurt", 0),
+            verified=c.get("verified", 0) + c.get("relocated", 0), stale=c.get("stale", 0),
+            last_state=state, last_checked=at.replace(tzinfo=at.tzinfo or UTC) if at else None,
+        )
+    return result
+
+
+def usage_counts(store: Store, memory_ids: Iterable[str] | None = None) -> dict[str, Usage]:
+    """Accumulated retrieved / helped / hurt per memory id, for reranking and forgetting."""
+    return {mid: obs.usage for mid, obs in observations(store, memory_ids).items()}
+
+
+def _chunks(ids: list[str] | None, size: int = 500) -> Iterable[list[str] | None]:
+    # SQLite limits bound parameters per statement; PostgreSQL is happier with bounded IN lists.
+    if ids is None:
+        yield None
+        return
+    for start in range(0, len(ids), size):
+        yield ids[start:start + size]

@@ -1,0 +1,116 @@
+"""``dreamer mcp``: the production bank over the Model Context Protocol (stdio).
+
+Claude Code, Copilot, Cursor or any MCP client launches ``dreamer mcp`` (or
+``python -m dreamer.router.mcp_server``) and calls two tools:
+
+- ``recall(query, repo, branch?, module?, phase?, budget?, checkout?)``: the router's pack for
+  the query, as prompt text plus structured memories with their verification state;
+- ``feedback(memory_ids, signal, repo, task_id?)``: report memories that helped or hurt.
+
+The bank is the ``production`` alias of the query's repository unless ``--bank`` names another
+alias or a bank id. Recalls and verifications are recorded in the store. Nothing but protocol
+messages is written to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any, Literal
+
+from dreamer.router.config import RouterConfig
+from dreamer.router.core import Router
+from dreamer.router.errors import RouterError
+from dreamer.router.serving import BankResolver
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from dreamer.store import Store
+
+INSTRUCTIONS = (
+    "Memories learned from earlier coding-agent sessions on this repository. Call `recall` with "
+    "what you are about to do and the repository (owner/name); pass `checkout` (the working "
+    "copy's path) so cited code is verified. Treat memories marked UNVERIFIED as leads to check, "
+    "not facts. Afterwards, call `feedback` with the ids of memories that helped or hurt."
+)
+
+
+def build_server(
+    store: Store, bank: str | None = None, config: RouterConfig | None = None,
+    default_checkout: str | None = None,
+) -> MCPServer:
+    """An MCP server answering recalls from ``store``'s bank ``bank`` (default: production)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    router = Router(config, store=store)
+    resolver = BankResolver(store)
+    server: MCPServer = MCPServer(name="dreamer", instructions=INSTRUCTIONS)
+
+    @server.tool(name="recall")
+    def recall(
+        query: str, repo: str, branch: str | None = None, module: str | None = None,
+        phase: str | None = None, budget: int | None = 1000, checkout: str | None = None,
+    ) -> dict[str, Any]:
+        """Memories for a task in a repository, packed into `budget` tokens, best first.
+
+        `checkout` is the local working copy of the repository: each memory's cited lines are
+        checked there; moved lines are followed, changed ones mark the memory UNVERIFIED.
+        """
+        try:
+            chosen = resolver.resolve(bank, repo)
+            result = router.recall(
+                chosen, query, repo=repo, branch=branch, module=module, phase=phase,
+                budget=budget, checkout=checkout or default_checkout,
+            )
+        except RouterError as exc:
+            raise ToolError(str(exc)) from exc
+        return result.to_json()
+
+    @server.tool(name="feedback")
+    def feedback(
+        memory_ids: list[str], signal: Literal["helped", "hurt"], repo: str,
+        task_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Report that the memories with these ids helped or hurt the task."""
+        try:
+            bank_id = resolver.resolve(bank, repo).id
+            count = router.feedback(memory_ids, signal, bank_id=bank_id, repo=repo,
+                                    task_id=task_id, source="mcp")
+        except RouterError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"recorded": count, "signal": signal}
+
+    return server
+
+
+def serve(
+    bank: str | None = None, config: RouterConfig | None = None, checkout: str | None = None
+) -> None:
+    """Open the store and serve over stdio until the client disconnects."""
+    from dreamer.store import open_store
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    store = open_store()
+    try:
+        build_server(store, bank, config, checkout).run("stdio")
+    finally:
+        store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m dreamer.router.mcp_server [--bank REF] [--no-embeddings] [--checkout PATH]``."""
+    parser = argparse.ArgumentParser(prog="dreamer-mcp", description=__doc__.split("\n")[0])
+    parser.add_argument("--bank", default=None, help="bank alias or id (default: production)")
+    parser.add_argument("--no-embeddings", action="store_true", help="BM25 and graph only")
+    parser.add_argument("--checkout", default=None, help="default working copy to verify against")
+    args = parser.parse_args(argv)
+    config = RouterConfig.from_env()
+    if args.no_embeddings:
+        config = config.model_copy(update={"embeddings": False})
+    serve(args.bank, config, args.checkout)
+
+
+if __name__ == "__main__":
+    main()

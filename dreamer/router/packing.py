@@ -1,0 +1,97 @@
+"""Packing: the ranked, verified memories that fit a token budget, as prompt text and data.
+
+Tokens are counted with litellm's bundled tokenizer (``dreamer.tokens``). Each line is counted
+once (and cached), plus one token per separating newline; the joined text is then counted
+exactly, and if a tokenizer merge ever made it exceed the budget, the last line is dropped until
+it fits. So ``pack.tokens <= budget`` always holds, and counting stays linear in the pack size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dreamer.models import Citation, Memory, MemoryPack, PackedMemory
+from dreamer.router.verify import State
+from dreamer.tokens import count_tokens
+
+STALE_MARKER = "UNVERIFIED (cited code changed)"
+"""Prefix of a stale memory's line: it is shown as a lead to check, never as fact."""
+
+
+def cite(citation: Citation) -> str:
+    """A citation in compact form: ``file:path:10-14``, ``test:tests/x.py::test_y``, ..."""
+    if citation.path and citation.start_line:
+        end = citation.end_line or citation.start_line
+        return f"{citation.kind.value}:{citation.path}:{citation.start_line}-{end}"
+    return f"{citation.kind.value}:{citation.path or citation.ref}"
+
+
+def render(
+    memory: Memory, state: State = "unchecked", citations: Sequence[Citation] | None = None
+) -> str:
+    """One memory as prompt text: type, summary, conditions and compact citations.
+
+    ``citations`` replaces the memory's own (verification passes relocated ones); a ``stale``
+    memory is prefixed with ``STALE_MARKER``.
+    """
+    cites = "; ".join(cite(c) for c in (citations if citations is not None else memory.citations))
+    when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
+    marker = f"{STALE_MARKER} " if state == "stale" else ""
+    return f"- {marker}[{memory.type.value}] {memory.summary}{when} [{cites}]"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A memory offered to the packer, in rank order."""
+
+    memory: Memory
+    memory_id: str
+    score: float
+    state: State
+    citations: tuple[Citation, ...]
+
+
+def line_cost(offer: Offer, first: bool = False) -> int:
+    """Tokens an offer adds to a pack: its line, plus the newline before it unless first."""
+    return count_tokens(render(offer.memory, offer.state, offer.citations)) + (0 if first else 1)
+
+
+@dataclass(frozen=True)
+class Packed:
+    """The pack, and the ids of its memories in order (computing a memory id hashes it)."""
+
+    pack: MemoryPack
+    memory_ids: tuple[str, ...]
+
+
+def pack_offers(query: str, offers: Sequence[Offer], budget: int | None) -> Packed:
+    """Greedy packing, most valuable first; a memory too large for what is left is skipped
+    so that smaller ones after it may still fit."""
+    lines: list[str] = []
+    items: list[PackedMemory] = []
+    ids: list[str] = []
+    used = 0
+    for offer in offers:
+        if budget is not None and used >= budget:
+            break
+        line = render(offer.memory, offer.state, offer.citations)
+        cost = line_cost(offer, first=not lines)
+        if budget is not None and used + cost > budget:
+            continue
+        lines.append(line)
+        used += cost
+        items.append(PackedMemory(
+            memory=offer.memory, score=offer.score, tokens=cost, verification=offer.state,
+        ))
+        ids.append(offer.memory_id)
+    text = "\n".join(lines)
+    tokens = count_tokens(text)
+    while budget is not None and tokens > budget and lines:
+        lines.pop()
+        items.pop()
+        ids.pop()
+        text = "\n".join(lines)
+        tokens = count_tokens(text)
+    pack = MemoryPack(query=query, budget=budget, items=tuple(items), text=text, tokens=tokens)
+    return Packed(pack, tuple(ids))

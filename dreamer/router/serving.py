@@ -1,0 +1,59 @@
+"""Serving the stored banks: resolve ``--bank`` references and keep loaded banks in memory.
+
+A reference is a bank id (or unique prefix) or an alias; an alias is looked up for the query's
+repository first, then in the global namespace (banks that span repositories). Loading a bank
+reads and re-hashes every memory, so a long-running server keeps loaded banks by id; an alias
+lookup is one cheap query, so a promotion (an alias move) is seen by the very next recall.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+from dreamer.models import Bank
+from dreamer.router.errors import RouterError
+
+if TYPE_CHECKING:
+    from dreamer.store import Store
+
+DEFAULT_ALIAS = "production"
+
+
+class BankResolver:
+    """Bank references -> banks, with the last few loaded banks cached by id."""
+
+    def __init__(self, store: Store, cache_size: int = 4) -> None:
+        self.store = store
+        self._banks: OrderedDict[str, Bank] = OrderedDict()
+        self._size = cache_size
+        self._lock = threading.Lock()
+
+    def resolve(self, ref: str | None, repo: str) -> Bank:
+        """The bank ``ref`` names for ``repo`` (default: its ``production`` alias)."""
+        from dreamer.errors import StoreError
+
+        ref = ref or DEFAULT_ALIAS
+        target = None
+        if not ref.startswith("bank_"):
+            target = self.store.banks.alias(ref, repo) or self.store.banks.alias(ref, None)
+            if target is None:
+                raise RouterError(
+                    f"no bank alias {ref!r} for repository {repo!r} (nor a global one): promote a "
+                    f"bank to it, or pass --bank with a bank id (`dreamer banks` lists them)"
+                )
+        with self._lock:
+            known = [bid for bid in self._banks if bid == target or (
+                target is None and bid.startswith(ref))]
+            if len(known) == 1:
+                self._banks.move_to_end(known[0])
+                return self._banks[known[0]]
+            try:
+                bank = self.store.banks.get(target or ref)
+            except StoreError as exc:
+                raise RouterError(str(exc)) from exc
+            self._banks[bank.id] = bank
+            while len(self._banks) > self._size:
+                self._banks.popitem(last=False)
+            return bank
