@@ -82,8 +82,12 @@ def register(app: typer.Typer) -> None:
         strategies: Annotated[str, typer.Option(help="Strategies to compare.")] = DEMO_STRATEGIES,
         budgets: Annotated[str, typer.Option(help="Token budgets to compare at.")] = DEMO_BUDGETS,
     ) -> None:
-        """The whole loop on the bundled sample: ingest, extract, dream with several strategies,
-        evaluate them at several budgets, gate and promote; print the table and the plot."""
+        """The whole loop on the bundled sample: ingest, extract, dream, evaluate, gate, promote.
+
+        Dreams with several strategies, evaluates each at several memory budgets on the sample's
+        certified tasks, gates the default strategy's candidate against production and promotes
+        it if it passes; prints the table of strategies × budgets and where the plot is.
+        """
         prefect_environment()
         from dreamer import settings
         from dreamer.loop import extract_new, ingest_sources, load_nightly
