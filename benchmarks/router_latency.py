@@ -11,6 +11,7 @@ leg, and how p95 grows with the bank.
 
     .venv/bin/python benchmarks/router_latency.py                  # 1K, 10K, 100K
     .venv/bin/python benchmarks/router_latency.py --sizes 1000 --no-embeddings
+    .venv/bin/python benchmarks/router_latency.py --home /tmp/bench   # build once, rerun fast
 """
 
 from __future__ import annotations
@@ -163,16 +164,20 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=1000, help="token budget of each recall")
     parser.add_argument("--embeddings", action=argparse.BooleanOptionalAction, default=True,
                         help="also measure with the vector leg (embeds every bank once)")
+    parser.add_argument("--home", type=Path, default=None,
+                        help="keep the Chroma collections here (kept afterwards): the banks are "
+                             "seeded, so a second run reuses them instead of embedding again")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    home = tempfile.mkdtemp(prefix="router-bench-home-")  # the Chroma collections go here
+    home = str(args.home or tempfile.mkdtemp(prefix="router-bench-home-"))  # Chroma lives here
     os.environ["DREAMER_HOME"] = home
     modes = [False, True] if args.embeddings else [False]
     try:
         rows = [run(size, args, emb) | {"embeddings": emb} for emb in modes for size in args.sizes]
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        if args.home is None:
+            shutil.rmtree(home, ignore_errors=True)
     print(f"\nrouter recall latency: {args.repos} repositories, budget {args.budget} tokens, "
           f"{args.queries} distinct scoped queries per bank, verification against a checkout")
     print(f"{'memories':>9} {'vectors':>7} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8} "

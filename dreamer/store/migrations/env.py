@@ -3,6 +3,8 @@
 from alembic import context
 from sqlalchemy import create_engine
 
+import dreamer.extract.records  # noqa: F401  (their tables share Base's metadata)
+import dreamer.router.records  # noqa: F401
 from dreamer.store.schema import Base
 
 config = context.config
