@@ -211,3 +211,27 @@ def test_every_stage_can_judge_with_a_language_model(tmp_path: Path) -> None:
     assert make_lm(None) is None and make_lm("offline") is None
     with pytest.raises(ConfigError):
         make_lm("gpt4")
+
+
+def test_ablate_without_a_bank_dreams_every_repository_of_the_suite() -> None:
+    from dreamer.cli import app
+    from dreamer.commands.dream import _dream_union
+    from dreamer.models import Bank
+    from dreamer.store import open_store
+
+    store = open_store()
+    by_repo: dict[str, list] = {}
+    for memory in planted.extraction_bank().memories:
+        by_repo.setdefault(memory.scope.repo, []).append(memory)
+    for repo, memories in by_repo.items():
+        bank = Bank(repo=repo, memories=tuple(memories))
+        store.banks.put(bank)
+        store.banks.move_alias("extraction", bank.id, repo=repo, reason="test", actor="test")
+    row = _dream_union(store, sorted(by_repo), "default", FAST, None)
+    union = store.banks.get(row["bank"])
+    assert {m.scope.repo for m in union.memories} == set(by_repo)
+    assert set(row["stages"]) == set(by_repo)
+    assert row["active_tokens"]["after"] < row["active_tokens"]["before"]
+    assert row["active_memories"]["before"] == len(planted.extraction_bank().memories)
+    out = CliRunner().invoke(app, ["ablate"])
+    assert out.exit_code == 2 and "--suite" in out.output

@@ -74,7 +74,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("ablate")
     def ablate(
-        bank: Annotated[str, typer.Option(help="Bank id, unique prefix, or alias.")],
+        bank: Annotated[str | None, typer.Option(help=(
+            "Bank id, unique prefix, or alias (omit: dream the extraction bank of every "
+            "repository of --suite and evaluate their union)."))] = None,
         suite: Annotated[str | None, typer.Option(
             help="Suite to evaluate each candidate on (omit: sizes and counts only).")] = None,
         budgets: Annotated[str, typer.Option(
@@ -96,13 +98,21 @@ def register(app: typer.Typer) -> None:
         store = store_or_exit()
         rows = []
         tasks = _tasks(suite) if suite else None
+        if bank is None and not tasks:
+            fail("give --bank, or --suite to dream its repositories' extraction banks", code=2)
         for name in names:
-            the_bank, strat, lm_obj = _prepare(store, bank, repo, name, None, setting, lm)
-            result = _run(store, the_bank, strat, lm_obj)
-            store.banks.put(result.bank)  # kept for later study; no alias moves
-            row: dict[str, Any] = {"strategy": name, **_summary(result, the_bank.id)}
+            if bank is None:
+                row: dict[str, Any] = {"strategy": name, **_dream_union(
+                    store, sorted({t.repo for t in tasks or ()}), name, setting, lm)}
+                union: Any = store.banks.get(row["bank"])
+            else:
+                the_bank, strat, lm_obj = _prepare(store, bank, repo, name, None, setting, lm)
+                result = _run(store, the_bank, strat, lm_obj)
+                store.banks.put(result.bank)  # kept for later study; no alias moves
+                row = {"strategy": name, **_summary(result, the_bank.id)}
+                union = result.bank
             if tasks is not None:
-                row |= _evaluate(tasks, result.bank, suite or "", budgets, agent, timeout)
+                row |= _evaluate(tasks, union, suite or "", budgets, agent, timeout)
             rows.append(row)
         _mark_changes(rows)
         if as_json:
@@ -114,12 +124,23 @@ def register(app: typer.Typer) -> None:
 def _prepare(store: Any, bank: str, repo: str | None, strategy: str, skip: list[str] | None,
              sets: list[str] | None, lm: str | None) -> tuple[Any, Any, Any]:
     from dreamer.errors import DreamerError
+
+    strat, lm_obj = _strategy(strategy, skip, sets, lm)
+    try:
+        return store.banks.resolve(bank, repo), strat, lm_obj
+    except DreamerError as exc:
+        fail(str(exc), code=2)
+
+
+def _strategy(strategy: str, skip: list[str] | None, sets: list[str] | None,
+              lm: str | None) -> tuple[Any, Any]:
+    """The strategy with ``--skip-stage`` and ``-S`` applied, and the LM (None offline)."""
+    from dreamer.errors import DreamerError
     from dreamer.lm import make_lm
     from dreamer.strategy import load_strategy, modify
 
     try:
-        strat = modify(load_strategy(strategy), skip or [], sets or [])
-        return store.banks.resolve(bank, repo), strat, make_lm(lm)
+        return modify(load_strategy(strategy), skip or [], sets or []), make_lm(lm)
     except DreamerError as exc:
         fail(str(exc), code=2)
 
@@ -135,6 +156,40 @@ def _run(store: Any, bank: Any, strategy: Any, lm: Any) -> Any:
     return dream(bank, strategy, make_context(strategy, lm, sessions=sessions))
 
 
+def _dream_union(store: Any, repos: list[str], strategy: str, sets: list[str] | None,
+                 lm: str | None) -> dict[str, Any]:
+    """Dream each repository's extraction bank and keep the union of the candidates (the
+    router's scope filter keeps each task to its repository): a suite spanning several
+    repositories is evaluated on one bank, as ``dreamer.loop.dream_union`` builds it. Returns
+    the ablation row's summary; no alias moves."""
+    from dreamer.loop import extraction_bank
+    from dreamer.models import Bank, BankOrigin
+    from dreamer.pipeline import active_tokens
+
+    strat, lm_obj = _strategy(strategy, None, sets, lm)
+    results: list[Any] = []
+    raw: list[Any] = []
+    for name in repos:
+        source = extraction_bank(store, name)
+        if not source.memories:
+            continue  # nothing extracted for this repository
+        result = _run(store, source, strat, lm_obj)
+        store.banks.put(result.bank)
+        results.append(result)
+        raw.extend(source.memories)
+    union = Bank(repo=None, origin=BankOrigin(
+        kind="dream", config={"strategy": strategy, "union_of": [r.bank.id for r in results]},
+        config_hash=results[0].metrics["config_hash"] if results else None),
+        memories=tuple(sorted((m for r in results for m in r.bank.memories), key=lambda m: m.id)))
+    store.banks.put(union)
+    before = Bank(repo=None, memories=tuple(raw))
+    return {"bank": union.id, "parent": [r.bank.parent_id for r in results],
+            "config_hash": union.origin.config_hash,
+            "active_memories": {"before": len(before.active), "after": len(union.active)},
+            "active_tokens": {"before": active_tokens(before), "after": active_tokens(union)},
+            "stages": {r.bank.repo: r.metrics["stages"] for r in results}}
+
+
 def _summary(result: Any, parent: str) -> dict[str, Any]:
     """What --json prints: ids, sizes before and after, and per-stage counts."""
     stages = result.metrics["stages"]
@@ -145,9 +200,11 @@ def _summary(result: Any, parent: str) -> dict[str, Any]:
 
 
 def _tasks(suite: str) -> list[Any]:
+    """The suite's tasks that memory decides (certified, or not certified either way), as the
+    nightly loop evaluates them."""
     from evals.tasks import load_tasks
 
-    return load_tasks(suite)
+    return [t for t in load_tasks(suite) if t.certified is not False]
 
 
 def _evaluate(tasks: list[Any], bank: Any, suite: str, budgets: str, agent: str,

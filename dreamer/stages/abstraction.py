@@ -3,6 +3,11 @@
 Offline the rule is extractive: the sentence of the episodes that best states a conclusion about
 the anchors they share, so every word of it is evidenced. With an LM, ``Abstract`` writes it, and
 a rule that drops every shared anchor is refused in favour of the extractive one.
+
+An episode whose session already taught a rule (a failure, domain or procedural memory citing
+it) is merged into that rule before any clustering: the rule is its lesson, written by the
+extractor from the same evidence. The rule keeps its words and gains a citation of each of the
+episode's sessions; the episode stays in the bank, superseded, with all its citations.
 """
 
 from __future__ import annotations
@@ -20,7 +25,11 @@ from dreamer.stages.base import (
     common_scope,
     make_judge,
     memory_text,
+    routine,
+    session_of,
+    sessions_of,
     stage,
+    taught_sessions,
 )
 from dreamer.stages.text import anchors, conclusion_score, sentences
 
@@ -41,13 +50,20 @@ class Abstraction(Stage):
         """Episodes needed before a rule is written."""
         retire_episodes: bool = True
         """Supersede the episodes by their rule (they stay in the bank, out of retrieval)."""
+        captured: bool = True
+        """Merge each episode into the rule memory learnt from one of its sessions."""
+        rule_types: tuple[str, ...] = ("failure", "domain", "procedural")
+        """Memory types that state a lesson and can capture an episode."""
 
     config: Config
 
     def run(self, bank: Bank, context: StageContext) -> StageResult:
         editor = BankEditor(bank, self.name)
         judge = make_judge(context)
-        episodes = editor.active(self.config.types)
+        captured = self._absorb_captured(editor) if self.config.captured else 0
+        # Routine episodes share files, not causes; forgetting puts them to sleep.
+        taught = taught_sessions(bank)
+        episodes = [m for m in editor.active(self.config.types) if routine(m, taught) is None]
         texts = [memory_text(m) for m in episodes]
         near = context.similarity.neighbours(
             texts, k=self.config.k,
@@ -73,9 +89,43 @@ class Abstraction(Stage):
                 f"{', '.join(sorted(shared)[:3])}" + (" (LM written)" if judge else ""),
             )
             rules += 1
-        return editor.result(rules=rules, episodes=len(episodes),
+        return editor.result(rules=rules, episodes=len(episodes), captured=captured,
                              lm_failures=judge.failures if judge else 0)
 
+    def _absorb_captured(self, editor: BankEditor) -> int:
+        """Merge each rule memory with the episodes of the sessions it was learnt from; returns
+        how many episodes were absorbed."""
+        rules = [(m, sessions_of(m)) for m in editor.active(self.config.rule_types)]
+        absorbed: dict[str, list[Memory]] = {}
+        for episode in editor.active(["episodic"]):
+            own = sessions_of(episode)
+            mine = [(r, s & own) for r, s in rules
+                    if r.scope.repo == episode.scope.repo and s & own]
+            if mine:
+                # The rule sharing most sessions, then the best evidenced, takes the episode.
+                best = max(mine, key=lambda rs: (len(rs[1]), len(rs[0].citations), rs[0].id))[0]
+                absorbed.setdefault(best.id, []).append(episode)
+        for rule_id, episodes in sorted(absorbed.items()):
+            rule = editor.get(rule_id)
+            known = sessions_of(rule)
+            # The rule gains one citation per new session (the story's evidence), not the
+            # story's files and tests, which said nothing about the lesson.
+            extra = tuple({s: c for m in episodes for c in m.citations
+                           if (s := session_of(c)) and s not in known}.values())
+            if not extra:  # the rule cites every session already: it stays as it is
+                for episode in episodes:
+                    editor.supersede(episode, rule.id)
+                    editor.record("superseded", (episode.id,), rule.id,
+                                  f"captured: the {rule.type.value} rule learnt from its "
+                                  "sessions cites them all")
+                continue
+            editor.derive(
+                [rule, *episodes], summary=rule.summary, conditions=rule.conditions,
+                type=rule.type, scope=rule.scope, citations=(*rule.citations, *extra),
+                action="merged", reason=f"captured: {len(episodes)} episode(s) of the sessions "
+                f"this {rule.type.value} rule was learnt from; it cites their sessions",
+            )
+        return sum(len(e) for e in absorbed.values())
 
 def _components(n: int, edges: list[tuple[int, int]]) -> list[list[int]]:
     parent = list(range(n))
@@ -103,9 +153,11 @@ def _shared_anchors(group: list[Memory]) -> frozenset[str]:
     return frozenset(a for a, c in counts.items() if c >= need)
 
 
-def _extract_rule(group: list[Memory], shared: frozenset[str]) -> str:
-    """The episodes' sentence that best states the shared cause in general terms: it names the
-    shared anchors, states a rule or fix, and names little that is particular to one episode."""
+def _extract_rule(group: list[Memory], shared: frozenset[str], max_sentences: int = 2) -> str:
+    """The episodes' sentences that best state the shared cause in general terms: each names
+    shared anchors, states a rule or fix, and names little that is particular to one episode.
+    The best comes first; another is added only while it names a shared anchor still missing
+    (a failure's test and the file that fixed it are usually two sentences)."""
     candidates = sorted({s for m in group for s in sentences(m.summary, clauses=False)})
 
     def score(sentence: str) -> tuple[float, int, str]:
@@ -113,7 +165,16 @@ def _extract_rule(group: list[Memory], shared: frozenset[str]) -> str:
         general = conclusion_score(sentence, shared) - len(own) - 0.5 * len(own - shared)
         return (general, -len(sentence), sentence)
 
-    return max(candidates, key=score)
+    ranked = sorted(candidates, key=score, reverse=True)
+    chosen = [ranked[0]]
+    missing = shared - anchors(ranked[0])
+    for sentence in ranked[1:]:
+        if len(chosen) >= max_sentences or not missing:
+            break
+        if anchors(sentence) & missing and score(sentence)[0] > 0:
+            chosen.append(sentence)
+            missing -= anchors(sentence)
+    return " ".join(c if c.endswith((".", "!", "?")) else c + "." for c in chosen)
 
 
 def _rule_type(group: list[Memory]) -> MemoryType:

@@ -3,6 +3,7 @@ through which a stage derives a new bank without touching its input."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,10 +14,12 @@ from pydantic import BaseModel, ConfigDict
 from dreamer.models import (
     Bank,
     Citation,
+    CitationKind,
     Lineage,
     Link,
     Memory,
     MemoryStatus,
+    MemoryType,
     ProvenanceEntry,
     Scope,
     Session,
@@ -129,13 +132,15 @@ class BankEditor:
 
     def derive(
         self, parents: list[Memory], *, summary: str, reason: str, action: Action,
-        conditions: tuple[str, ...] | None = None, retire: bool = True, **fields: Any,
+        conditions: tuple[str, ...] | None = None, retire: bool = True,
+        citations: tuple[Citation, ...] | None = None, **fields: Any,
     ) -> Memory:
         """A new active memory made from ``parents``; the parents become superseded by it
         (with ``retire=False`` they stay active, linked ``derived_into`` it).
 
         It keeps every citation, tag and link of its parents (no memory without evidence), and
         its lineage names them. If an identical memory exists already, the parents point at it.
+        ``citations`` (compression only) lists a subset instead: the parents keep the rest.
         """
         base = max(parents, key=lambda m: (len(m.citations), m.confidence, m.id))
         parent_ids = tuple(sorted(m.id for m in parents))
@@ -147,7 +152,7 @@ class BankEditor:
             scope=fields.pop("scope", base.scope),
             summary=summary,
             conditions=conditions if conditions is not None else base.conditions,
-            citations=union_citations(sorted(parents, key=lambda m: m.id)),
+            citations=citations or union_citations(sorted(parents, key=lambda m: m.id)),
             confidence=fields.pop("confidence", max(m.confidence for m in parents)),
             created_at=max(times) if times else None,
             usage=usage,
@@ -239,6 +244,44 @@ def commits_of(memory: Memory) -> tuple[str, ...]:
     found = {c.ref for c in memory.citations if c.kind.value == "commit"}
     found |= {c.commit for c in memory.citations if c.commit}
     return tuple(sorted(found))
+
+
+def session_of(citation: Citation) -> str | None:
+    """The session a citation points into (``ses_x`` of ``ses_x:12``), None for other kinds."""
+    if citation.kind is not CitationKind.SESSION:
+        return None
+    return citation.ref.split(":", 1)[0]
+
+
+def sessions_of(memory: Memory) -> frozenset[str]:
+    """The sessions a memory's evidence comes from."""
+    return frozenset(s for s in map(session_of, memory.citations) if s)
+
+
+_SIGNALS = frozenset({CitationKind.REVIEW, CitationKind.DEFECT})
+_FAILED = re.compile(r"\b(?:fail(?:s|ed|ing|ure)?|error|exception|regression|broke|reverted)\b",
+                     re.IGNORECASE)
+
+
+def taught_sessions(bank: Bank) -> frozenset[str]:
+    """Sessions some lesson (any memory that is not an episode) was learnt from, whatever
+    became of that lesson since."""
+    return frozenset().union(*(sessions_of(m) for m in bank.memories
+                               if m.type is not MemoryType.EPISODIC))
+
+
+def routine(memory: Memory, taught: frozenset[str]) -> str | None:
+    """Why ``memory`` is a routine episode (a session retold with no correctness signal: no
+    review or defect cited, no failure in its text, no lesson learnt from its sessions), or
+    None when it is not one."""
+    if memory.type is not MemoryType.EPISODIC:
+        return None
+    if any(c.kind in _SIGNALS for c in memory.citations) or _FAILED.search(memory.summary):
+        return None
+    if sessions_of(memory) & taught:
+        return None
+    return ("routine: an episode with no failing test, review or defect, and no lesson "
+            "learnt from its sessions")
 
 
 def memory_text(memory: Memory) -> str:

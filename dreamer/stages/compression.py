@@ -4,11 +4,17 @@ Offline, the sentences that state a conclusion about evidenced anchors are kept,
 original order, until the target is reached; narrative goes. Sentences are never cut, so nothing
 is said that the memory did not say. With an LM, ``Compress`` writes the summary, and one that
 drops an anchor of the key sentence, or is not shorter, is refused.
+
+The evidence list is shortened too: a memory citing several events of one session (a merge
+gathers many) cites that session once, by its first cited event. Every file, test, review,
+defect and commit citation stays; the event citations dropped stay on the superseded parent,
+which the new memory's lineage names, so nothing is lost and a memory no longer grows with
+every event of a session it learnt from.
 """
 
 from __future__ import annotations
 
-from dreamer.models import Bank, Memory
+from dreamer.models import Bank, Citation, Memory
 from dreamer.stages.base import (
     BankEditor,
     Stage,
@@ -17,6 +23,7 @@ from dreamer.stages.base import (
     StageResult,
     make_judge,
     memory_text,
+    session_of,
     stage,
 )
 from dreamer.stages.text import anchors, conclusion_score, sentences
@@ -34,6 +41,8 @@ class Compression(Stage):
         """What a compressed summary aims at (its best sentence is kept even if longer)."""
         max_conditions: int = 2
         """Conditions kept, first ones first."""
+        one_event_per_session: bool = True
+        """Cite each session once (its first cited event); the other events stay on the parent."""
 
     config: Config
 
@@ -43,24 +52,32 @@ class Compression(Stage):
         saved = 0
         for memory in editor.active():
             before = count_tokens(memory_text(memory))
-            if before <= self.config.max_tokens:
-                continue
-            summary, key = self._extract(memory)
-            if judge is not None:
-                words = max(8, self.config.target_tokens * 3 // 4)
-                written = judge.compress(memory_text(memory), words)
-                if written and _keeps(key, anchors(written)) and (
-                    count_tokens(written) < count_tokens(memory.summary)
-                ):
-                    summary = written
-            conditions = memory.conditions[: self.config.max_conditions]
-            if summary == memory.summary and conditions == memory.conditions:
-                continue  # one long sentence: nothing to drop without cutting it
-            child = editor.derive(
-                [memory], summary=summary, conditions=conditions, action="changed",
-                reason=f"compressed from {before} tokens"
-                + (" (LM written)" if judge and summary != self._extract(memory)[0] else ""),
-            )
+            summary, conditions = memory.summary, memory.conditions
+            if before > self.config.max_tokens:
+                summary, key = self._extract(memory)
+                if judge is not None:
+                    words = max(8, self.config.target_tokens * 3 // 4)
+                    written = judge.compress(memory_text(memory), words)
+                    if written and _keeps(key, anchors(written)) and (
+                        count_tokens(written) < count_tokens(memory.summary)
+                    ):
+                        summary = written
+                conditions = memory.conditions[: self.config.max_conditions]
+            citations = (_one_event_per_session(memory.citations)
+                         if self.config.one_event_per_session else memory.citations)
+            if (summary, conditions, citations) == (
+                memory.summary, memory.conditions, memory.citations
+            ):
+                continue  # short, or one long sentence, and no repeated session
+            reasons = []
+            if summary != memory.summary or conditions != memory.conditions:
+                reasons.append(f"compressed from {before} tokens" + (
+                    " (LM written)" if judge and summary != self._extract(memory)[0] else ""))
+            if citations != memory.citations:
+                reasons.append(f"cites each session once ({len(memory.citations) - len(citations)}"
+                               " more event citations stay on the parent)")
+            child = editor.derive([memory], summary=summary, conditions=conditions,
+                                  citations=citations, action="changed", reason="; ".join(reasons))
             saved += before - count_tokens(memory_text(child))
         return editor.result(tokens_saved=saved, lm_failures=judge.failures if judge else 0)
 
@@ -86,6 +103,20 @@ class Compression(Stage):
             return memory.summary, anchors(parts[ranked[0]])
         text = " ".join(_as_sentence(parts[i]) for i in sorted(chosen))
         return text, anchors(parts[ranked[0]])
+
+
+def _one_event_per_session(citations: tuple[Citation, ...]) -> tuple[Citation, ...]:
+    """``citations`` with only the first cited event of each session, order kept."""
+    seen: set[str] = set()
+    kept = []
+    for citation in citations:
+        session = session_of(citation)
+        if session is not None:
+            if session in seen:
+                continue
+            seen.add(session)
+        kept.append(citation)
+    return tuple(kept)
 
 
 def _as_sentence(text: str) -> str:

@@ -86,9 +86,8 @@ class ConflictResolution(Stage):
             newer.created_at - older.created_at <= gap
         ):
             for memory, other in ((a, b), (b, a)):
-                editor.update(memory, tags=tuple(sorted({*memory.tags, UNRESOLVED})),
-                              links=tuple(sorted({*memory.links, Link(relation="contradicts",
-                                                                      target=other.id)})))
+                editor.update(memory, tags=tuple(sorted({*memory.tags, UNRESOLVED})))
+                editor.add_links(memory, [Link(relation="contradicts", target=other.id)])
             editor.record("linked", (a.id, b.id), None,
                           f"unresolved contradiction ({why}): no later evidence settles it")
             return

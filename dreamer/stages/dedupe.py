@@ -3,7 +3,7 @@ citation of its inputs, which stay in the bank as superseded."""
 
 from __future__ import annotations
 
-from dreamer.models import Bank, CitationKind, Memory
+from dreamer.models import Bank, CitationKind, Memory, MemoryType
 from dreamer.stages.base import (
     BankEditor,
     Stage,
@@ -35,6 +35,10 @@ class Dedupe(Stage):
         lesson about one piece of code score lower than rewordings, but share their evidence."""
         same_type: bool = False
         """Merge only memories of the same type (a failure and a procedure may say the same)."""
+        episodes_with_rules: bool = False
+        """Merge an episode with a rule (failure, domain, ...) that retells it. Off: an episode
+        is a story, not a restatement of the lesson; abstraction supersedes it by the rule
+        learnt from its session, without piling the story's citations onto the rule."""
         confirmation_bonus: float = 0.05
         """Confidence gained per extra memory that confirms the merged one (capped at 0.95)."""
 
@@ -105,6 +109,9 @@ class Dedupe(Stage):
         if a.scope.repo != b.scope.repo:
             return False  # scopes never leak, not even into a merge
         if self.config.same_type and a.type != b.type:
+            return False
+        episodic = (a.type is MemoryType.EPISODIC, b.type is MemoryType.EPISODIC)
+        if not self.config.episodes_with_rules and episodic[0] != episodic[1]:
             return False
         # A rule and its reversal look alike to embeddings; conflict resolution owns them.
         return contradiction(a.summary, b.summary) is None

@@ -1,6 +1,11 @@
 """forgetting: lower the priority of memories unused or invalid for long, and make dormant the
 ones that should not reach an agent: generic advice, stale citations, harmful or injected text,
-long-idle memories whose priority decayed away. Nothing is deleted; the evidence remains.
+routine episodes, long-idle memories whose priority decayed away. Nothing is deleted; the
+evidence remains.
+
+A *routine* episode is a session retold ("changed X, tests passed") with no correctness signal:
+no review or defect cited, no failure in its text, and no failure, domain or procedural memory
+learnt from its sessions. Nothing in it says what to do or avoid, so it only costs tokens.
 
 Time is the bank's own: "now" is its newest evidence, never the wall clock, so the same bank
 always forgets the same way.
@@ -20,12 +25,15 @@ from dreamer.stages.base import (
     StageResult,
     make_judge,
     memory_text,
+    routine,
     stage,
+    taught_sessions,
 )
 from dreamer.stages.text import anchors, is_generic
 
 if TYPE_CHECKING:
     from dreamer.stages.judges import Judge
+
 
 
 @stage("forgetting")
@@ -49,6 +57,8 @@ class Forgetting(Stage):
         """Confidence under which a decayed memory goes dormant."""
         lm_max_anchors: int = 1
         """With an LM, memories naming at most this many anchors are judged for genericness."""
+        routine: bool = True
+        """Make dormant episodes with no correctness signal (no failure, review or defect)."""
 
     config: Config
 
@@ -58,10 +68,14 @@ class Forgetting(Stage):
         members = editor.active()
         times = [m.created_at for m in members if m.created_at is not None]
         now = max(times) if times else None
+        # Sessions a lesson was learnt from, whatever became of that lesson since.
+        taught = taught_sessions(bank)
         reasons: dict[str, int] = {}
         decayed = 0
         for memory in members:
             why = self._why_dormant(memory, judge)
+            if why is None and self.config.routine:
+                why = routine(memory, taught)
             if why is None and now is not None:
                 why, lowered = self._decay(editor, memory, now)
                 decayed += lowered
@@ -107,3 +121,4 @@ class Forgetting(Stage):
         if confidence < self.config.dormant_below:
             return f"idle: {idle:.0f} days without helping; priority fell to {confidence}", True
         return None, True
+

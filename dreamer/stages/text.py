@@ -21,7 +21,8 @@ _ANCHOR = re.compile(
     r"|(?:\b\d+(?:[.-]\d+)+\b)"                     # versions and dates: 2.1.0, 2024-06-01
 )
 _ANCHOR_OR_TICK = re.compile(f"`[^`]+`|{_ANCHOR.pattern}")
-_ASSIGNMENT = re.compile(r"\b([A-Za-z_][\w.-]*)\s*(?:=|:)\s*[\"']?([\w./:-]+)")
+# ``::`` is a test id's separator (``tests/x.py::test_y``), never a setting's.
+_ASSIGNMENT = re.compile(r"\b([A-Za-z_][\w.-]*)\s*(?:=|:(?!:))\s*[\"']?([\w./:-]+)")
 # A negation before an anchor ("never X", "do not use X") or after it ("X is deprecated").
 _NEGATION_BEFORE = re.compile(
     r"\b(?:never|not|no longer|don't|do not|does not|doesn't|must not|mustn't|avoid|"

@@ -23,3 +23,18 @@ def test_lm_summary_is_refused_if_it_loses_anchors(planted, canned, run, make_ba
     ctx, _ = canned(lambda prompt: {"summary": "Fix the migrations."})
     assert "alembic merge heads" in run("compression", bank, ctx).bank.active[0].summary
     assert engine.prompts
+
+
+def test_each_session_is_cited_once_and_the_parent_keeps_the_rest(planted, context, run,
+                                                                 make_bank) -> None:
+    merged = planted.memory(
+        "failure", "Order status must be persisted via LEGACY_STATUS_CODES.",
+        [planted.session("a1", 9), planted.file("src/orders/models.py", 40, 52),
+         planted.session("a1", 15), planted.session("b2", 3), planted.session("a1", 27)], 5)
+    result = run("compression", make_bank(merged), context)
+    [short] = result.bank.active
+    assert [c.ref for c in short.citations] == ["ses_a1:9", "src/orders/models.py", "ses_b2:3"]
+    assert short.summary == merged.summary and short.lineage.parents == (merged.id,)
+    assert result.bank.get(merged.id).citations == merged.citations  # nothing is lost
+    kept = run("compression", make_bank(merged), context, one_event_per_session=False)
+    assert kept.bank.active[0].id == merged.id

@@ -42,3 +42,20 @@ def test_lm_relation_decides(planted, context, canned, run) -> None:
     )
     result = run("conflicts", planted.bank, ctx)
     assert result.bank.get(planted.TIMEOUT_OLD.id).status is MemoryStatus.SUPERSEDED
+
+
+def test_test_ids_are_not_settings_and_linked_memories_can_be_unresolved(
+    planted, context, run, make_bank
+) -> None:
+    from dreamer.models import Link
+    from dreamer.stages.text import contradiction
+
+    assert contradiction("`tests/a.py::test_x` failed.", "`tests/a.py::test_y` failed.") is None
+    twin = planted.TIMEOUT_NEW.model_copy(update={
+        "created_at": planted.TIMEOUT_OLD.created_at,
+        "links": (Link(relation="symbol", target="request_timeout"),)})
+    old = planted.TIMEOUT_OLD.model_copy(update={"links": (Link(relation="test", target="t"),)})
+    result = run("conflicts", make_bank(old, twin), context)
+    assert all("conflict-unresolved" in m.tags for m in result.bank.memories)
+    assert all(any(link.relation == "contradicts" for link in m.links)
+               for m in result.bank.memories)
