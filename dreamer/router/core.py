@@ -242,7 +242,11 @@ class Router:
                                   check.current_citations)
                 if offer.state == "stale":
                     stale.append(offer)
-                else:
-                    fresh.append(offer)
-                    filled += line_cost(offer, first=len(fresh) == 1)
+                    continue
+                fresh.append(offer)
+                cost = line_cost(offer, first=filled == 0)
+                # Only what the packer can take counts: one oversized memory at the top must
+                # not end verification before the smaller ones below it are offered.
+                if budget is None or filled + cost <= budget:
+                    filled += cost
         return fresh + (stale if self.config.include_stale else []), checks

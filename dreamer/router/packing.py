@@ -35,10 +35,29 @@ def render(
     ``citations`` replaces the memory's own (verification passes relocated ones); a ``stale``
     memory is prefixed with ``STALE_MARKER``.
     """
-    cites = "; ".join(cite(c) for c in (citations if citations is not None else memory.citations))
+    shown = shown_citations(citations if citations is not None else memory.citations)
+    cites = "; ".join(cite(c) for c in shown)
+    hidden = len(citations if citations is not None else memory.citations) - len(shown)
+    if hidden:
+        cites += f"; +{hidden} more"
     when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
     marker = f"{STALE_MARKER} " if state == "stale" else ""
     return f"- {marker}[{memory.type.value}] {memory.summary}{when} [{cites}]"
+
+
+PROMPT_CITATIONS = 3
+"""Citations a memory shows in prompt text. A merged memory keeps every citation of its inputs,
+but a prompt needs only the most telling ones: code, tests, reviews and defects before session
+events. The structured pack still carries them all."""
+_CITATION_ORDER = ("file", "test", "review", "defect", "commit", "session")
+
+
+def shown_citations(citations: Sequence[Citation]) -> list[Citation]:
+    """The citations a prompt shows, most telling first, at most ``PROMPT_CITATIONS``."""
+    ranked = sorted(enumerate(citations),
+                    key=lambda item: (_CITATION_ORDER.index(item[1].kind.value)
+                                      if item[1].kind.value in _CITATION_ORDER else 99, item[0]))
+    return [c for _, c in ranked[:PROMPT_CITATIONS]]
 
 
 @dataclass(frozen=True)
