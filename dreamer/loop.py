@@ -135,9 +135,10 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
     production_id = store.banks.alias("production", repo)
     production = store.banks.get(production_id) if production_id else Bank(repo=repo)
     tasks = heldout_tasks(config, repo)
+    extra: dict[str, Any] = {"workers": config.workers} if config.workers else {}
     suite_config = SuiteConfig(
         suite=config.suite, agent=config.agent, budgets=(gate.budget,), timeout_s=config.timeout_s,
-        baselines=False, **({"workers": config.workers} if config.workers else {}),
+        baselines=False, **extra,
     )
     result = run_suite(tasks, candidate, suite_config, run_dir, compare=production)
     table = result.table
@@ -257,11 +258,11 @@ def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -
     """Dream each repository's extraction bank with ``strategy`` and return the union of the
     candidates: one bank for a suite spanning several repositories (the router's scope filter
     keeps each task to its own repository's memories). No alias moves."""
-    from dreamer.models import BankOrigin
+    from dreamer.models import BankOrigin, Memory
     from dreamer.strategy import load_strategy
 
-    memories = []
-    parents = []
+    memories: list[Memory] = []
+    parents: list[str] = []
     for repo in repos:
         bank_id, _ = dream_for(store, repo, strategy, lm=lm, alias=None)
         bank = store.banks.get(bank_id)

@@ -29,14 +29,14 @@ def evaluate_strategy(config_ref: str, strategy: str, budgets: tuple[int | None,
     store = open_store()
     tasks = heldout_tasks(config)
     bank = dream_union(store, sorted({t.repo for t in tasks}), strategy, lm=lm)
+    extra: dict[str, Any] = {"workers": config.workers} if config.workers else {}
     suite = SuiteConfig(suite=config.suite, agent=config.agent, budgets=budgets,
-                        timeout_s=config.timeout_s, baselines=baselines,
-                        **({"workers": config.workers} if config.workers else {}))
+                        timeout_s=config.timeout_s, baselines=baselines, **extra)
     return run_suite(tasks, bank, suite, Path(run_dir) / strategy)
 
 
-@flow(name="compare-strategies", task_runner=ThreadPoolTaskRunner(max_workers=2),
-      log_prints=True)
+@flow(name="compare-strategies", log_prints=True,
+      task_runner=ThreadPoolTaskRunner(max_workers=2))  # type: ignore[arg-type]
 def compare_strategies(
     strategies: list[str], budgets: list[int | None], config_ref: str = "default",
     lm: str | None = None,

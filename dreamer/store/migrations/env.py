@@ -12,7 +12,7 @@ target_metadata = Base.metadata
 
 connection = config.attributes.get("connection")
 if connection is None:  # invoked from the alembic command line
-    engine = create_engine(config.get_main_option("sqlalchemy.url"))
+    engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
     with engine.begin() as connection:
         context.configure(connection=connection, target_metadata=target_metadata,
                           render_as_batch=True)
