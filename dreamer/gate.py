@@ -102,7 +102,8 @@ def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
                                 detail="no held-out task was run for both banks"))
     elif missing:
         checks.append(GateCheck(name="paired test", passed=False,
-                                detail=f"{len(missing)} tasks ran for one bank only: {missing[:5]}"))
+                                detail=f"{len(missing)} tasks ran for one bank only: "
+                                       f"{missing[:5]}"))
     else:
         beats = wins > losses and p_value <= config.alpha
         tie_ok = config.allow_ties and config.alpha >= 1.0 and wins >= losses
@@ -134,7 +135,8 @@ def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
         checks.append(GateCheck(
             name="scope check", passed=not evidence.scope_violations,
             detail="every memory in scope" if not evidence.scope_violations
-            else f"{len(evidence.scope_violations)} out of scope: {list(evidence.scope_violations[:3])}",
+            else f"{len(evidence.scope_violations)} out of scope: "
+                 f"{list(evidence.scope_violations[:3])}",
         ))
     return GateDecision(
         gate=config.name, passed=all(c.passed for c in checks), checks=tuple(checks),

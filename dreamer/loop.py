@@ -164,7 +164,8 @@ def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
 
     details = {"evaluation": run.summary}
     if not run.decision.passed:
-        record_decision(store, run.repo, run.candidate, run.production, run.decision, False, details)
+        record_decision(store, run.repo, run.candidate, run.production, run.decision, False,
+                        details)
         return False, run.decision.reasons
     try:
         promote(store, run.repo, run.candidate, run.decision,
@@ -215,7 +216,9 @@ class SourceTimes(Mapping[str, datetime]):
             for line in manifest.read_text().splitlines():
                 row = json.loads(line)
                 if row.get("ended_at") and row.get("sha256"):
-                    times[Session.make_id(row["sha256"], 0)] = datetime.fromisoformat(row["ended_at"])
+                    times[Session.make_id(row["sha256"], 0)] = datetime.fromisoformat(
+                        row["ended_at"]
+                    )
         for s in store.evidence.sessions():
             if s.ended_at or s.started_at:
                 times[s.id] = s.ended_at or s.started_at  # type: ignore[assignment]

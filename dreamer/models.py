@@ -79,7 +79,8 @@ class TestOutcome(_Frozen):
     __test__ = False  # not a pytest class
 
     test_id: str
-    """The test's id as the runner prints it (pytest node id, or unittest's ``name (module.Class)``)."""
+    """The test's id as the runner prints it (pytest node id, or unittest's
+    ``name (module.Class)``)."""
     outcome: Literal["passed", "failed", "error", "skipped", "xfailed", "xpassed"]
 
 
@@ -217,7 +218,8 @@ class Link(_Frozen):
     """A typed edge from a memory to another memory, a code symbol, a test or a failure mode."""
 
     relation: str
-    """``related``, ``refines``, ``supersedes``, ``contradicts``, ``symbol``, ``test``, ``failure_mode``."""
+    """``related``, ``refines``, ``supersedes``, ``contradicts``, ``symbol``, ``test``,
+    ``failure_mode``."""
     target: str
 
 
@@ -328,7 +330,9 @@ class ProvenanceEntry(_Frozen):
     """One step of a dream: which inputs became which output, by which stage and why."""
 
     stage: str
-    action: Literal["kept", "created", "merged", "superseded", "dormant", "split", "changed", "linked"]
+    action: Literal[
+        "kept", "created", "merged", "superseded", "dormant", "split", "changed", "linked"
+    ]
     inputs: tuple[str, ...] = ()
     output: str | None = None
     reason: str = ""

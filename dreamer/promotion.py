@@ -46,7 +46,8 @@ def model_name(repo: str) -> str:
 
 
 def record_decision(store: Store, repo: str, candidate: str, production: str | None,
-                    decision: GateDecision, promoted: bool, details: dict[str, Any] | None = None) -> None:
+                    decision: GateDecision, promoted: bool,
+                    details: dict[str, Any] | None = None) -> None:
     """Keep a gate decision, with its reasons, in the store."""
     with store.sessions.begin() as db:
         db.add(GateDecisionRow(
@@ -72,7 +73,9 @@ def promote(
         raise GateError("a forced promotion needs a reason (--reason)")
     if not force:
         if decision is None:
-            raise GateError(f"no gate decision for {bank.id}; run the gate or pass --force --reason")
+            raise GateError(
+                f"no gate decision for {bank.id}; run the gate or pass --force --reason"
+            )
         if not decision.passed:
             raise GateError(f"the gate rejected {bank.id}", decision.reasons)
     with store.locks.hold(f"promote:{repo}"):

@@ -60,7 +60,10 @@ def plot_comparison(results: Mapping[str, SuiteResult], path: Path, title: str =
                 label=f"{name} ({result.bank_tokens} tok, area {result.auc:.2f})")
     first = next(iter(results.values()), None)
     if first is not None:
-        styles = {"no_memory": ("no memory", "tab:red", ":"), "oracle": ("oracle", "tab:green", "--")}
+        styles = {
+            "no_memory": ("no memory", "tab:red", ":"),
+            "oracle": ("oracle", "tab:green", "--"),
+        }
         for arm, rate in first.baselines.items():
             name, colour, dash = styles[arm]
             ax.axhline(rate.rate, color=colour, linestyle=dash, label=f"{name} ({rate.rate:.0%})")

@@ -14,8 +14,15 @@ from prefect.cache_policies import NONE as NO_CACHE
 
 from dreamer import settings
 from dreamer.loop import (
-    GateRun, dream_for, evaluate_and_gate, extract_new, extraction_bank, heldout_tasks,
-    ingest_sources, load_nightly, promote_if_passed,
+    GateRun,
+    dream_for,
+    evaluate_and_gate,
+    extract_new,
+    extraction_bank,
+    heldout_tasks,
+    ingest_sources,
+    load_nightly,
+    promote_if_passed,
 )
 from dreamer.models import content_hash
 from dreamer.store import open_store

@@ -21,7 +21,9 @@ SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own DREAMER_HOME, so no test touches ./.dreamer or another test."""
     home = tmp_path_factory.mktemp("dreamer-home")
     monkeypatch.setenv("DREAMER_HOME", str(home))

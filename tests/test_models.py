@@ -11,7 +11,16 @@ import pytest
 from pydantic import ValidationError
 
 from dreamer.models import (
-    Bank, BankDiff, Citation, CitationKind, Memory, MemoryStatus, MemoryType, Scope, Session, Usage,
+    Bank,
+    BankDiff,
+    Citation,
+    CitationKind,
+    Memory,
+    MemoryStatus,
+    MemoryType,
+    Scope,
+    Session,
+    Usage,
 )
 
 
@@ -40,7 +49,8 @@ def test_ids_are_the_same_in_a_fresh_interpreter() -> None:
         "m = Memory.model_validate_json(sys.argv[1]); print(m.id, Bank(memories=(m,)).id)"
     )
     out = subprocess.run([sys.executable, "-c", code, fact().model_dump_json()],
-                         capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "123"})
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONHASHSEED": "123"})
     assert out.stdout.split() == [fact().id, Bank(memories=(fact(),)).id]
 
 

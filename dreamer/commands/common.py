@@ -9,7 +9,6 @@ from typing import Any, NoReturn
 
 import typer
 
-
 show_app = typer.Typer(help="Show one stored record in full.", no_args_is_help=True)
 """``dreamer show KIND ID``: each subsystem adds its record kind here."""
 

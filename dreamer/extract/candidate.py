@@ -15,7 +15,8 @@ INJECTION_TAG = "injection"
 """Tag of a memory whose evidence contained text addressed to the memory writer."""
 
 Confirmation = str
-"""``test`` (a test run showed it), ``review``, ``defect``, ``incident`` (a failure happened)."""
+"""``test`` (a test run showed it), ``review``, ``defect``, ``incident`` (a failure happened),
+``observation`` (the session showed the stated fact in a file's lines)."""
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Candidate:
     confidence: float = 0.5
     created_at: datetime | None = None
     tags: list[str] = field(default_factory=list)
+    reason: str | None = None
+    """Why it was kept, beyond its rule (``confirmed by observation: ...``): the lineage says it."""
 
     def cite(self, citation: Citation) -> None:
         """Add a citation once."""
@@ -98,7 +101,11 @@ def to_memory(candidate: Candidate) -> Written:
         citations=citations,
         confidence=candidate.confidence,
         created_at=candidate.created_at,
-        lineage=Lineage(stage="extract", reason=f"{candidate.rule} rule"),
+        lineage=Lineage(
+            stage="extract",
+            reason=f"{candidate.rule} rule"
+            + (f"; {_clean(candidate.reason, found)}" if candidate.reason else ""),
+        ),
         tags=tuple(sorted(tags)),
     )
     return Written(memory, found)

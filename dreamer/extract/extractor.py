@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamer.extract import episodes, procedures, rules, statements
+from dreamer.extract import episodes, procedures, rules, settings, statements
 from dreamer.extract import lm as lm_backend
 from dreamer.extract.candidate import Candidate, to_memory
 from dreamer.extract.citations import CodeCiter, GitReader
@@ -91,6 +91,7 @@ def rule_candidates(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         *procedures.guards(view, citer),
         *statements.remarks(view, citer),
         *statements.lessons(view, citer),
+        *settings.settings(view, citer),
         *episodes.episode(view, citer),
     ]
     return found + statements.instructions(view, found)

@@ -146,6 +146,9 @@ class Gate:
             return Verdict(False, Reason.DUPLICATE, "already in the bank")
         self.known_ids.add(memory_id)
         self._seen.add(key)
+        if candidate.confirmed_by == {"observation"}:
+            # Only the session's own observation backs it: say so (the lineage records it).
+            return Verdict(True, detail=candidate.reason or "confirmed by observation")
         return Verdict(True)
 
 

@@ -33,7 +33,9 @@ class BankStore:
         """Store ``bank`` and return its id. Every memory must cite its evidence."""
         for memory in bank.memories:
             if not memory.citations:
-                raise BankIntegrityError(f"memory {memory.id} has no citation; it cannot enter a bank")
+                raise BankIntegrityError(
+                    f"memory {memory.id} has no citation; it cannot enter a bank"
+                )
         ids = [m.id for m in bank.memories]
         if len(set(ids)) != len(ids):
             raise BankIntegrityError(f"bank {bank.id} holds the same memory twice")
@@ -41,7 +43,9 @@ class BankStore:
             if db.get(BankRow, bank.id) is not None:
                 return bank.id
             if bank.parent_id is not None and db.get(BankRow, bank.parent_id) is None:
-                raise NotFoundError(f"parent bank {bank.parent_id} of {bank.id} is not in the store")
+                raise NotFoundError(
+                    f"parent bank {bank.parent_id} of {bank.id} is not in the store"
+                )
             db.add(
                 BankRow(
                     id=bank.id,
@@ -174,7 +178,8 @@ class BankStore:
         moves = self.history(name, repo)
         if not moves or moves[-1].from_bank is None:
             raise NotFoundError(
-                f"alias {name!r} of {repo or 'the global namespace'} has no earlier target to roll back to"
+                f"alias {name!r} of {repo or 'the global namespace'} "
+                "has no earlier target to roll back to"
             )
         return self.move_alias(name, moves[-1].from_bank, repo, reason=reason, actor="rollback")
 

@@ -65,7 +65,8 @@ class EvidenceStore:
         for s in sessions:
             if s.raw_sha256 != sha:
                 raise EvidenceImmutableError(
-                    f"session {s.id} names raw file {s.raw_sha256}, not the file being stored ({sha})"
+                    f"session {s.id} names raw file {s.raw_sha256}, "
+                    f"not the file being stored ({sha})"
                 )
         now = datetime.now(UTC)
         with self._sessions.begin() as db:
@@ -172,7 +173,9 @@ class EvidenceStore:
                         f"no session {session_id!r}; `dreamer sessions` lists the stored ones"
                     )
                 if len(matches) > 1:
-                    raise AmbiguousIdError(f"session id prefix {session_id!r} matches several sessions")
+                    raise AmbiguousIdError(
+                        f"session id prefix {session_id!r} matches several sessions"
+                    )
                 row = matches[0]
             events = db.scalars(
                 select(EventRow).where(EventRow.session_id == row.id).order_by(EventRow.seq)

@@ -52,7 +52,9 @@ class LockStore:
     def holder(self, name: str) -> str | None:
         with self._sessions() as db:
             row = db.get(LockRow, name)
-            return row.holder if row is not None and _aware(row.expires_at) >= datetime.now(UTC) else None
+            if row is not None and _aware(row.expires_at) >= datetime.now(UTC):
+                return row.holder
+            return None
 
     @contextmanager
     def hold(self, name: str, ttl: timedelta = timedelta(hours=2)) -> Iterator[str]:

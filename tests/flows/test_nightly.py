@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from dreamer.promotion import registry_alias
 from dreamer.store import open_store
 from dreamer.store.schema import GateDecisionRow

@@ -138,4 +138,5 @@ def test_cli_promote_needs_a_recorded_passing_decision_and_rollback_restores() -
     assert back.exit_code == 0, back.output
     assert json.loads(back.stdout)["production"] == v1.id
     assert registry_alias("acme/shop") == v1.id
-    assert [r["name"] for r in json.loads(runner.invoke(app, ["aliases", "--json"]).stdout)] == ["production"]
+    aliases = json.loads(runner.invoke(app, ["aliases", "--json"]).stdout)
+    assert [r["name"] for r in aliases] == ["production"]

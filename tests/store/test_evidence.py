@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from dreamer.errors import AmbiguousIdError, EvidenceImmutableError, NotFoundError
 from dreamer.models import Event, EventKind, Session, sha256_bytes
 from dreamer.store import EvidenceStore, Store
 
 
-def make_session(data: bytes, ordinal: int = 0, repo: str = "acme/shop", events: int = 3) -> Session:
+def make_session(
+    data: bytes, ordinal: int = 0, repo: str = "acme/shop", events: int = 3
+) -> Session:
     sha = sha256_bytes(data)
     sid = Session.make_id(sha, ordinal)
     return Session(
@@ -51,7 +54,9 @@ def test_same_bytes_again_is_a_duplicate_and_writes_nothing(store: Store) -> Non
 
 def test_quarantine_keeps_the_file_and_the_reason(store: Store) -> None:
     data = b'{"trajectory": [1, 2'
-    result = store.evidence.add_quarantined(data, "bad.traj", "invalid JSON: Expecting value", "line 1, column 20")
+    result = store.evidence.add_quarantined(
+        data, "bad.traj", "invalid JSON: Expecting value", "line 1, column 20"
+    )
     assert result.status == "quarantined"
     (record,) = store.evidence.quarantined()
     assert (record.source_path, record.reason, record.location) == (
@@ -65,7 +70,7 @@ def test_a_failed_write_leaves_nothing_behind(store: Store) -> None:
     data = b'{"y": 2}'
     good = make_session(data)
     clash = good.model_copy(update={"ordinal": 1})  # same session id twice: the insert fails
-    with pytest.raises(Exception):
+    with pytest.raises(IntegrityError):
         store.evidence.add_ingested(data, "c.json", "dreamer", [good, clash])
     assert store.evidence.ingestion(sha256_bytes(data)) is None
     assert store.evidence.count_sessions() == 0
@@ -92,6 +97,9 @@ def test_session_lookup_by_prefix(store: Store) -> None:
 
 def test_the_api_offers_no_way_to_change_evidence() -> None:
     public = {name for name in dir(EvidenceStore) if not name.startswith("_")}
-    writers = {name for name in public if any(w in name for w in ("update", "delete", "remove", "set", "edit"))}
+    writers = {
+        name for name in public
+        if any(w in name for w in ("update", "delete", "remove", "set", "edit"))
+    }
     assert writers == set()
     assert {"add_ingested", "add_quarantined"} <= public
