@@ -54,7 +54,7 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-MIN_LINE = 3
+MIN_LINE = 4
 """A whole added line of the gold, if it has at least this many words, is a leak too: a short
 line can be the entire fix."""
 

@@ -11,7 +11,7 @@ from evals.corpus.audit import audit_corpus, load_corpus_tasks, source_index
 from evals.corpus.certify import oracle_pack
 from evals.corpus.gitrepo import added_lines
 from evals.corpus.info import SAMPLE
-from evals.corpus.leaks import MIN_RUN, check_pack, find_gold_run, gold_runs, tokens
+from evals.corpus.leaks import MIN_LINE, MIN_RUN, check_pack, find_gold_run, gold_runs, tokens
 from evals.corpus.memories import pack_of
 
 pytestmark = pytest.mark.skipif(not (SAMPLE / "tasks.jsonl").exists(), reason="no sample built")
@@ -65,8 +65,8 @@ def test_seven_gold_words_are_allowed(tasks, times):
 
 def test_a_whole_short_gold_line_is_a_leak(tasks, times):
     task = tasks[0]
-    line = min((tokens(line) for line in added_lines(task.patch) if len(tokens(line)) >= 3),
-               key=len)
+    line = min((tokens(line) for line in added_lines(task.patch)
+                if len(tokens(line)) >= MIN_LINE), key=len)
     assert len(line) < MIN_RUN
     earlier = oracle_pack(task).memories[0].citations[0]
     carried = _memory(task, "the fix: " + " ".join(line), earlier)
