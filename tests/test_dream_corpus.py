@@ -122,3 +122,44 @@ def test_success_at_1024_matches_the_raw_banks_unlimited(sample, tmp_path: Path)
     dreamt = success(_union([d.bank for d in sample.dreams.values()]), 1024, "default")
     assert dreamt >= raw, (dreamt, raw)
     assert dreamt >= 0.8  # consolidation lost none of the hidden facts the tasks need
+
+
+@pytest.mark.parametrize(("repo", "path", "key", "old", "new"), [
+    ("acme/shop-orders", "shop/config.py", "PAGE_SIZE", "50", "100"),
+    ("acme/billing-api", "billing/gateway.py", "API_VERSION", "2023-10-01", "2024-06-01"),
+])
+def test_a_changed_rule_is_superseded_citing_the_commit_that_changed_it(  # type: ignore[no-untyped-def]
+    sample, repo: str, path: str, key: str, old: str, new: str
+) -> None:
+    import subprocess
+
+    def stated(value: str):  # type: ignore[no-untyped-def]
+        [memory] = [m for m in sample.raw[repo].memories
+                    if f"setting:{path}:{key}={value}" in m.tags]
+        return memory
+
+    before, after = stated(old), stated(new)
+    bank = sample.dreams[repo].bank
+    superseded = bank.get(before.id)
+    assert superseded.status is MemoryStatus.SUPERSEDED
+    assert ("superseded_by", after.id) in {(k.relation, k.target) for k in superseded.links}
+    assert bank.get(_follow(bank, after.id)).is_active  # the newer value is still served
+    [entry] = [p for p in sample.dreams[repo].provenance
+               if p.stage == "conflicts" and p.inputs == (before.id,)]
+    assert entry.action == "superseded" and entry.output == after.id
+    commit = entry.reason.rsplit("changed in commit ", 1)[1]
+    assert ("changed_in", f"commit:{commit}") in {(k.relation, k.target) for k in superseded.links}
+    clone = sample.home / repo.replace("/", "__")
+    if not clone.exists():
+        subprocess.run(["git", "clone", "--quiet", "--bare",
+                        str(SAMPLE / "repos" / f"{repo.replace('/', '__')}.bundle"), str(clone)],
+                       check=True, capture_output=True)
+    history = subprocess.run(["git", "-C", str(clone), "log", "--all", "--format=%H", "--", path],
+                             check=True, capture_output=True, text=True).stdout.split()
+    assert commit in history
+    # the commit changed the line: the parent's file said the old value, the commit's the new one
+    shown = subprocess.run(["git", "-C", str(clone), "show", f"{commit}:{path}"],
+                           check=True, capture_output=True, text=True).stdout
+    parent = subprocess.run(["git", "-C", str(clone), "show", f"{commit}~1:{path}"],
+                            check=True, capture_output=True, text=True).stdout
+    assert new in shown and old in parent and new not in parent

@@ -4,10 +4,12 @@ the rule), or mark the pair unresolved. Nothing is deleted."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from dreamer.models import Bank, Link, Memory
+from dreamer.extract.settings import SETTING_TAG
+from dreamer.models import Bank, CitationKind, Link, Memory
 from dreamer.stages.base import (
     BankEditor,
     Stage,
@@ -46,6 +48,9 @@ class ConflictResolution(Stage):
     def run(self, bank: Bank, context: StageContext) -> StageResult:
         editor = BankEditor(bank, self.name)
         judge = make_judge(context)
+        # Settings first: a changed value is a contradiction without any reading of prose, and
+        # the pair is then settled before the similarity pass could pick the wrong commit.
+        changed = self._settings(editor, bank)
         members = editor.active()
         texts = [memory_text(m) for m in members]
         near = context.similarity.neighbours(
@@ -61,8 +66,39 @@ class ConflictResolution(Stage):
                 continue
             found += 1
             self._resolve(editor, a, b, why)
-        return editor.result(contradictions=found, pairs_considered=len(near.pairs),
+        return editor.result(contradictions=found + changed, settings_changed=changed,
+                             pairs_considered=len(near.pairs),
                              lm_failures=judge.failures if judge else 0)
+
+    def _settings(self, editor: BankEditor, bank: Bank) -> int:
+        """Supersede, per repository, branch, file and setting, each value by the next newer one
+        (chained, so every old value points at its successor), citing the changing commit."""
+        groups: dict[tuple[str, str | None, str, str], list[tuple[Memory, str]]] = \
+            defaultdict(list)
+        for memory in editor.active():
+            for (path, key), value in setting_values(memory).items():
+                groups[(memory.scope.repo, memory.scope.branch, path, key)].append((memory, value))
+        found = 0
+        for (_, _, path, key), stated in sorted(groups.items()):
+            dated = sorted((p for p in stated if p[0].created_at is not None),
+                           key=lambda p: (p[0].created_at, p[0].id))
+            for (older, old), (newer, new) in zip(dated, dated[1:], strict=False):
+                gap = newer.created_at - older.created_at  # type: ignore[operator]
+                if old == new or gap <= timedelta(hours=self.config.min_gap_hours):
+                    continue
+                if not editor.get(older.id).is_active:
+                    continue
+                commit = changing_commit(bank, older, newer, path)
+                why = f"{key} in {path} is {old} in one and {new} in the other"
+                links = (Link(relation="changed_in", target=f"commit:{commit}"),) if commit else ()
+                editor.supersede(editor.get(older.id), newer.id, extra_links=links)
+                editor.add_links(editor.get(newer.id),
+                                 [Link(relation="supersedes", target=older.id)])
+                cite = f"; changed in commit {commit}" if commit else ""
+                editor.record("superseded", (older.id,), newer.id,
+                              f"setting changed ({why}){cite}")
+                found += 1
+        return found
 
     @staticmethod
     def _contradiction(a: Memory, b: Memory, judge: Judge | None) -> str | None:
@@ -118,3 +154,52 @@ class ConflictResolution(Stage):
         editor.record("linked", (a.id, b.id), None,
                       f"contradiction between branches {a.scope.branch} and {b.scope.branch} "
                       f"({why}); each stays on its branch")
+
+
+def setting_values(memory: Memory) -> dict[tuple[str, str], str]:
+    """(file, setting) -> value, from the ``setting:<path>:<KEY>=<value>`` tags extraction puts
+    on a statement that the session's observation confirmed."""
+    found: dict[tuple[str, str], str] = {}
+    for tag in memory.tags:
+        if not tag.startswith(f"{SETTING_TAG}:"):
+            continue
+        head, _, value = tag[len(SETTING_TAG) + 1:].partition("=")
+        path, _, key = head.rpartition(":")
+        if path and key and value:
+            found[(path, key)] = value
+    return found
+
+
+def changing_commit(bank: Bank, older: Memory, newer: Memory, path: str) -> str | None:
+    """The commit that changed ``path`` between the two memories' evidence, read off citations.
+
+    The bank's other memories (any status: an episode put to sleep still witnessed the change)
+    that cite ``path`` at a commit, dated between the two, are the candidates. One that cites
+    the very lines the newer memory saw (same hash) at a commit neither memory saw the file at
+    is the change itself; memories that changed the file (not another observed setting) and
+    earlier ones win. With none, the newer memory's own commit: the change is at or before it.
+    """
+    def cited(memory: Memory) -> list[tuple[str, str | None]]:
+        return [(c.commit, c.lines_sha256) for c in memory.citations
+                if c.kind is CitationKind.FILE and c.path == path and c.commit]
+
+    seen = {commit for commit, _ in cited(older) + cited(newer)}
+    new_hashes = {h for _, h in cited(newer) if h}
+    old_hashes = {h for _, h in cited(older) if h}
+    ranked: list[tuple[tuple[bool, bool, object, str], str]] = []
+    for memory in bank.memories:
+        if memory.id in (older.id, newer.id) or memory.scope.repo != newer.scope.repo:
+            continue
+        if memory.created_at is None or not (
+            older.created_at < memory.created_at <= newer.created_at  # type: ignore[operator]
+        ):
+            continue
+        for commit, digest in cited(memory):
+            if commit in seen or (digest is not None and digest in old_hashes):
+                continue  # a commit where the file still said the old value changed nothing
+            same_lines = digest is not None and digest in new_hashes
+            observed = bool(setting_values(memory))
+            ranked.append(((not same_lines, observed, memory.created_at, memory.id), commit))
+    if ranked:
+        return min(ranked, key=lambda item: item[0])[1]
+    return next((commit for commit, _ in cited(newer)), None)

@@ -15,6 +15,7 @@ from dreamer.stages.base import (
     memory_text,
     stage,
 )
+from dreamer.stages.conflicts import setting_values
 from dreamer.stages.similarity import Neighbours
 from dreamer.stages.text import contradiction
 
@@ -113,7 +114,11 @@ class Dedupe(Stage):
         episodic = (a.type is MemoryType.EPISODIC, b.type is MemoryType.EPISODIC)
         if not self.config.episodes_with_rules and episodic[0] != episodic[1]:
             return False
-        # A rule and its reversal look alike to embeddings; conflict resolution owns them.
+        # A rule and its reversal look alike to embeddings; conflict resolution owns them, and
+        # so it does two values of one setting, whatever their wording.
+        va, vb = setting_values(a), setting_values(b)
+        if any(va[k] != vb[k] for k in va.keys() & vb.keys()):
+            return False
         return contradiction(a.summary, b.summary) is None
 
 

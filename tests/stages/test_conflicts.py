@@ -59,3 +59,38 @@ def test_test_ids_are_not_settings_and_linked_memories_can_be_unresolved(
     assert all("conflict-unresolved" in m.tags for m in result.bank.memories)
     assert all(any(link.relation == "contradicts" for link in m.links)
                for m in result.bank.memories)
+
+
+def test_changed_setting_is_superseded_citing_the_commit_that_changed_the_line(
+    context, run, make_bank
+) -> None:
+    from tests.stages.conftest import file, memory, session
+
+    new_line = file("shop/config.py", 3, 3, "c0ffee1").model_copy(
+        update={"lines_sha256": "1" * 64})
+    old = memory("domain", "Pages hold 50 orders (PAGE_SIZE = 50 in shop/config.py).",
+                 [session("a"), file("shop/config.py", 3, 3, "aaaa111")], 1,
+                 tags=("setting:shop/config.py:PAGE_SIZE=50",))
+    change = memory("episodic", "Task: raise the page size -> changed shop/config.py.",
+                    [session("b"), new_line], 3)
+    other = memory("episodic", "Task: docs -> changed shop/config.py.",
+                   [session("c"), file("shop/config.py", 7, 7, "d0c5000")], 4)
+    new = memory("domain", "Pages are 100 orders now (PAGE_SIZE = 100 in shop/config.py).",
+                 [session("d"), new_line.model_copy(update={"commit": "bbbb222"})], 5,
+                 tags=("setting:shop/config.py:PAGE_SIZE=100",))
+    result = run("conflicts", make_bank(old, change, other, new), context)
+    got = result.bank.get(old.id)
+    assert got.status is MemoryStatus.SUPERSEDED and result.bank.get(new.id).is_active
+    links = {(link.relation, link.target) for link in got.links}
+    assert {("superseded_by", new.id), ("changed_in", "commit:c0ffee1")} <= links
+    assert ("supersedes", old.id) in {(k.relation, k.target) for k in result.bank.get(new.id).links}
+    [entry] = [p for p in result.provenance if p.action == "superseded"]
+    assert "changed in commit c0ffee1" in entry.reason and "PAGE_SIZE" in entry.reason
+    # no memory witnessed the change: the newer memory's commit is the best known bound
+    result = run("conflicts", make_bank(old, new), context)
+    assert "changed in commit bbbb222" in result.provenance[0].reason
+    # the same value twice is no conflict, and dedupe never merges two values of one setting
+    same = new.model_copy(update={"created_at": old.created_at, "summary": "PAGE_SIZE is 100."})
+    assert not run("conflicts", make_bank(same, new), context).provenance
+    twin = old.model_copy(update={"summary": new.summary})
+    assert not run("dedupe", make_bank(twin, new), context).provenance
