@@ -278,3 +278,40 @@ def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -
                  memories=tuple(sorted(memories, key=lambda m: m.id)))
     store.banks.put(union)
     return union
+
+
+def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
+    """Record a nightly gate decision as an MLflow run (experiment ``dreamer-nightly``)."""
+    import json
+    import tempfile
+
+    from dreamer import tracking
+
+    client = tracking.client()
+    experiment = tracking.experiment_id("dreamer-nightly", client)
+    mlrun = client.create_run(experiment, run_name=f"gate {run.repo}",
+                              tags={"dreamer.kind": "gate", "repo": run.repo})
+    rid = mlrun.info.run_id
+    params = {"repo": run.repo, "candidate": run.candidate, "production": run.production or "none",
+              "gate": run.decision.gate}
+    for key, value in params.items():
+        client.log_param(rid, key, value)
+    metrics: dict[str, float] = {"passed": float(run.decision.passed), "promoted": float(promoted),
+               "wins": run.decision.wins, "losses": run.decision.losses,
+               "p_value": run.decision.p_value,
+               "candidate_tokens": run.evidence.candidate_active_tokens,
+               "candidate_success": _share(run.evidence.candidate),
+               "production_success": _share(run.evidence.production)}
+    for name, number in metrics.items():
+        client.log_metric(rid, name, float(number))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "gate.json"
+        path.write_text(json.dumps({"decision": run.decision.model_dump(mode="json"),
+                                    "reasons": reasons, "promoted": promoted}, indent=1))
+        client.log_artifact(rid, str(path))
+    client.set_terminated(rid)
+    return str(rid)
+
+
+def _share(outcomes: Mapping[str, bool]) -> float:
+    return sum(outcomes.values()) / len(outcomes) if outcomes else 0.0

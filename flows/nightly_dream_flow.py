@@ -22,6 +22,7 @@ from dreamer.loop import (
     heldout_tasks,
     ingest_sources,
     load_nightly,
+    log_gate_run,
     promote_if_passed,
 )
 from dreamer.models import content_hash
@@ -72,12 +73,13 @@ def evaluate(config_ref: str, repo: str, candidate: str, run_dir: str) -> dict[s
 def promote(gate_run: dict[str, Any]) -> dict[str, Any]:
     run = GateRun.model_validate(gate_run)
     promoted, reasons = promote_if_passed(open_store(), run)
+    mlflow_run = log_gate_run(run, promoted, reasons)
     return {
         "repo": run.repo, "candidate": run.candidate, "production_before": run.production,
         "passed": run.decision.passed, "promoted": promoted, "reasons": reasons,
         "wins": run.decision.wins, "losses": run.decision.losses,
         "p_value": round(run.decision.p_value, 5),
-        "candidate_tokens": run.evidence.candidate_active_tokens,
+        "candidate_tokens": run.evidence.candidate_active_tokens, "mlflow_run": mlflow_run,
     }
 
 

@@ -31,6 +31,11 @@ def test_nightly_promotes_then_rejects_a_worse_candidate(
     production = store.banks.alias("production", "pytoolz/toolz")
     assert production == first["candidate"]
     assert registry_alias("pytoolz/toolz") == production
+    from dreamer import tracking
+
+    gate_run = tracking.client().get_run(first["mlflow_run"])
+    assert gate_run.data.metrics["promoted"] == 1.0
+    assert gate_run.data.params["candidate"] == first["candidate"]
 
     worse = nightly_config("worse", strategy=str(worse_strategy))
     (second,) = nightly_dream(config_ref=str(worse))
