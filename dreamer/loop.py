@@ -7,8 +7,7 @@ run is configured by ``configs/nightly/<name>.yaml``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from datetime import datetime
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +155,17 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
                    decision=decide(gate, evidence), evidence=evidence, summary=result.summary())
 
 
+def leaks(store: Store, config: NightlyConfig, tasks: list[Any],
+          packs: Mapping[str, MemoryPack]) -> list[str]:
+    """The corpus's leak check over ``packs``: memories from the future or carrying a fix."""
+    from dreamer.sources import SourceTimes
+    from evals.corpus.leaks import check_packs
+
+    times = SourceTimes(store, project_path(config.suite) / "sessions.jsonl",
+                        [project_path(r) for r in config.repo_roots])
+    return [f"{f.task}: {f.rule}: {f.detail}" for f in check_packs(tasks, packs, times)]
+
+
 def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
     """Record ``run``'s decision and promote when it passed: (promoted, reasons)."""
     from dreamer.errors import GateError
@@ -186,75 +196,6 @@ def _pack(bank: Bank, task: Any, budget: int | None) -> MemoryPack:
     if budget == 0 or not bank.active:
         return MemoryPack(query=task.problem_statement, budget=budget)
     return pack(bank, task.problem_statement, repo=task.repo, budget=budget)
-
-
-def leaks(store: Store, config: NightlyConfig, tasks: list[Any],
-          packs: Mapping[str, MemoryPack]) -> list[str]:
-    """The corpus's leak check over ``packs``: memories from the future or carrying a fix."""
-    from evals.corpus.leaks import check_packs
-
-    times = SourceTimes(store, project_path(config.suite) / "sessions.jsonl",
-                        [project_path(r) for r in config.repo_roots])
-    return [f"{f.task}: {f.rule}: {f.detail}" for f in check_packs(tasks, packs, times)]
-
-
-class SourceTimes(Mapping[str, datetime]):
-    """When each citable source existed, by citation ref: sessions (``<id>`` or
-    ``<id>:<seq>``) from the evidence store, else from a corpus manifest (``sessions.jsonl``:
-    trajectory formats such as SWE-agent's carry no times), and commits from the repositories."""
-
-    def __init__(self, store: Store, manifest: Path | None = None,
-                 repo_roots: list[Path] | None = None) -> None:
-        import json
-
-        from dreamer.models import Session
-
-        times: dict[str, datetime] = {}
-        for root in repo_roots or []:
-            times.update(commit_times(root))
-        if manifest is not None and manifest.is_file():
-            for line in manifest.read_text().splitlines():
-                row = json.loads(line)
-                if row.get("ended_at") and row.get("sha256"):
-                    times[Session.make_id(row["sha256"], 0)] = datetime.fromisoformat(
-                        row["ended_at"]
-                    )
-        for s in store.evidence.sessions():
-            if s.ended_at or s.started_at:
-                times[s.id] = s.ended_at or s.started_at  # type: ignore[assignment]
-        self._times = times
-
-    def __getitem__(self, ref: str) -> datetime:
-        return self._times[ref.split(":", 1)[0]]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._times)
-
-    def __len__(self) -> int:
-        return len(self._times)
-
-
-def commit_times(root: Path) -> dict[str, datetime]:
-    """Commit sha -> commit time of every git repository or bundle directly under ``root``."""
-    import subprocess
-    import tempfile
-
-    times: dict[str, datetime] = {}
-    for path in sorted(root.iterdir()) if root.is_dir() else []:
-        with tempfile.TemporaryDirectory() as tmp:
-            source = path
-            if path.suffix == ".bundle":
-                source = Path(tmp) / "repo.git"
-                subprocess.run(["git", "clone", "-q", "--bare", str(path), str(source)],
-                               check=True, capture_output=True)
-            elif not (path / ".git").exists() and not (path / "HEAD").exists():
-                continue
-            log = subprocess.run(["git", "-C", str(source), "log", "--all", "--format=%H %cI"],
-                                 check=True, capture_output=True, text=True).stdout
-        for line in log.splitlines():
-            sha, _, when = line.partition(" ")
-            times[sha] = datetime.fromisoformat(when)
-    return times
 
 
 def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -> Bank:
