@@ -127,7 +127,7 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
                       run_dir: Path) -> GateRun:
     """Run candidate and production on ``repo``'s held-out tasks at the gate's budget, then
     decide. Production is the ``production`` alias (no memory when there is none yet)."""
-    from evals.suite import SuiteConfig, run_suite
+    from evals.suite import SuiteConfig, run_suite, task_pack
 
     gate = load_gate(config.gate)
     candidate = store.banks.get(candidate_id)
@@ -143,7 +143,7 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
     table = result.table
     outcome = {arm: dict(zip(rows["instance_id"], rows["resolved"].astype(bool), strict=True))
                for arm, rows in table.groupby("arm")}
-    packs = {t.instance_id: _pack(candidate, t, gate.budget) for t in tasks}
+    packs = {t.instance_id: task_pack(candidate, t, gate.budget) for t in tasks}
     evidence = GateEvidence(
         candidate=outcome.get("bank", {}), production=outcome.get("compare", {}),
         candidate_active_tokens=result.bank_tokens,
@@ -161,8 +161,7 @@ def leaks(store: Store, config: NightlyConfig, tasks: list[Any],
     from dreamer.sources import SourceTimes
     from evals.corpus.leaks import check_packs
 
-    times = SourceTimes(store, project_path(config.suite) / "sessions.jsonl",
-                        [project_path(r) for r in config.repo_roots])
+    times = SourceTimes(store, project_path(config.suite))
     return [f"{f.task}: {f.rule}: {f.detail}" for f in check_packs(tasks, packs, times)]
 
 
@@ -186,16 +185,6 @@ def promote_if_passed(store: Store, run: GateRun) -> tuple[bool, list[str]]:
         return False, [str(exc)]
     record_decision(store, run.repo, run.candidate, run.production, run.decision, True, details)
     return True, []
-
-
-def _pack(bank: Bank, task: Any, budget: int | None) -> MemoryPack:
-    from dreamer.router import pack
-    from evals.suite import as_of
-
-    bank = as_of(bank, task.created_at)
-    if budget == 0 or not bank.active:
-        return MemoryPack(query=task.problem_statement, budget=budget)
-    return pack(bank, task.problem_statement, repo=task.repo, budget=budget)
 
 
 def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -> Bank:

@@ -10,26 +10,20 @@ from dreamer.store import Store
 
 
 class SourceTimes(Mapping[str, datetime]):
-    """When each citable source existed, by citation ref: sessions (``<id>`` or
-    ``<id>:<seq>``) from the evidence store, else from a corpus manifest (``sessions.jsonl``:
-    trajectory formats such as SWE-agent's carry no times), and commits from the repositories."""
+    """When each citable source existed, by citation ref (``<id>`` or ``<id>:<seq>``).
 
-    def __init__(self, store: Store, manifest: Path | None = None,
-                 repo_roots: list[Path] | None = None) -> None:
-        import json
+    Sessions come from the evidence store, else from the corpus's manifest (trajectory formats
+    such as SWE-agent's carry no times); commits from the corpus's repositories.
+    """
 
-        from dreamer.models import Session
+    def __init__(self, store: Store, corpus: Path | None = None) -> None:
+        from evals.corpus.info import commit_times, session_times
 
         times: dict[str, datetime] = {}
-        for root in repo_roots or []:
-            times.update(commit_times(root))
-        if manifest is not None and manifest.is_file():
-            for line in manifest.read_text().splitlines():
-                row = json.loads(line)
-                if row.get("ended_at") and row.get("sha256"):
-                    times[Session.make_id(row["sha256"], 0)] = datetime.fromisoformat(
-                        row["ended_at"]
-                    )
+        if corpus is not None and (corpus / "repos").is_dir():
+            times.update(commit_times(corpus))
+        if corpus is not None and (corpus / "sessions.jsonl").is_file():
+            times.update(session_times(corpus))
         for s in store.evidence.sessions():
             if s.ended_at or s.started_at:
                 times[s.id] = s.ended_at or s.started_at  # type: ignore[assignment]
@@ -43,26 +37,3 @@ class SourceTimes(Mapping[str, datetime]):
 
     def __len__(self) -> int:
         return len(self._times)
-
-
-def commit_times(root: Path) -> dict[str, datetime]:
-    """Commit sha -> commit time of every git repository or bundle directly under ``root``."""
-    import subprocess
-    import tempfile
-
-    times: dict[str, datetime] = {}
-    for path in sorted(root.iterdir()) if root.is_dir() else []:
-        with tempfile.TemporaryDirectory() as tmp:
-            source = path
-            if path.suffix == ".bundle":
-                source = Path(tmp) / "repo.git"
-                subprocess.run(["git", "clone", "-q", "--bare", str(path), str(source)],
-                               check=True, capture_output=True)
-            elif not (path / ".git").exists() and not (path / "HEAD").exists():
-                continue
-            log = subprocess.run(["git", "-C", str(source), "log", "--all", "--format=%H %cI"],
-                                 check=True, capture_output=True, text=True).stdout
-        for line in log.splitlines():
-            sha, _, when = line.partition(" ")
-            times[sha] = datetime.fromisoformat(when)
-    return times

@@ -32,7 +32,6 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from dreamer.models import Bank, Memory, MemoryPack
-from dreamer.tokens import count_tokens
 from evals.agents.base import Agent, make_agent
 from evals.metrics import Rate, auc, budget_label, mcnemar, wilson
 from evals.runner import GradeCache, TaskResult, run_task
@@ -114,10 +113,21 @@ class _Job:
 
 
 def bank_tokens(bank: Bank) -> int:
-    """Tokens of the bank's active memories, rendered as the router renders them."""
-    from dreamer.router import render
+    """Tokens of the bank's active memories, counted as the dream counts them."""
+    from dreamer.pipeline import active_tokens
 
-    return count_tokens("\n".join(render(m) for m in bank.active))
+    return active_tokens(bank)
+
+
+def task_pack(bank: Bank, task: Task, budget: int | None) -> MemoryPack:
+    """The pack ``task`` gets from ``bank`` at ``budget``: the bank as of the task's opening,
+    through the router; empty at budget 0 or when nothing is active."""
+    from dreamer.router import pack
+
+    source = as_of(bank, task.created_at)
+    if budget == 0 or not source.active:
+        return MemoryPack(query=task.problem_statement, budget=budget)
+    return pack(source, task.problem_statement, repo=task.repo, budget=budget)
 
 
 def as_of(bank: Bank, when: datetime | None) -> Bank:
@@ -185,26 +195,20 @@ def run_suite(
 
 def _plan(tasks: list[Task], bank: Bank, config: SuiteConfig, worker: Agent,
           compare: Bank | None) -> list[_Job]:
-    from dreamer.router import pack
-
     jobs: list[_Job] = []
     oracle_agent = make_agent("oracle")
     for task in tasks:
-        def packed(source: Bank, budget: int | None, task: Task = task) -> MemoryPack:
-            source = as_of(source, task.created_at)
-            if budget == 0 or not source.active:
-                return MemoryPack(query=task.problem_statement, budget=budget)
-            return pack(source, task.problem_statement, repo=task.repo, budget=budget)
-
         for budget in config.budgets:
-            jobs.append(_Job(task, "bank", budget, packed(bank, budget), worker))
+            jobs.append(_Job(task, "bank", budget, task_pack(bank, task, budget), worker))
             if compare is not None:
-                jobs.append(_Job(task, "compare", budget, packed(compare, budget), worker))
+                jobs.append(_Job(task, "compare", budget, task_pack(compare, task, budget),
+                                 worker))
         if config.baselines:
             jobs.append(_Job(task, "no_memory", 0, MemoryPack(query=task.problem_statement,
                                                              budget=0), worker))
             gold = oracle_bank(task)
-            jobs.append(_Job(task, "oracle", None, packed(gold, None), worker) if gold
+            jobs.append(_Job(task, "oracle", None, task_pack(gold, task, None), worker)
+                        if gold
                         else _Job(task, "oracle", None, MemoryPack(budget=None), oracle_agent))
     return jobs
 
