@@ -36,8 +36,8 @@ def quiet_libraries() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    for name in ("bm25s", "sentence_transformers", "transformers", "chromadb", "httpx", "alembic",
-                 "mlflow"):
+    os.environ.setdefault("MLFLOW_LOGGING_LEVEL", "WARNING")  # MLflow sets its level at import
+    for name in ("bm25s", "sentence_transformers", "transformers", "chromadb", "httpx", "alembic"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
