@@ -10,7 +10,7 @@ from pathlib import Path
 from dreamer.models import MemoryPack
 from evals.corpus.certify import oracle_pack
 from evals.corpus.info import commit_times, session_times
-from evals.corpus.leaks import LeakFinding, check_pack
+from evals.leaks import LeakFinding, check_pack
 from evals.tasks import Task
 
 

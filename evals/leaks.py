@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from dreamer.models import MemoryPack
-from evals.corpus.gitrepo import added_lines
+from evals.agents.diffs import diff_stats
 from evals.tasks import Task
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
@@ -62,7 +62,7 @@ line can be the entire fix."""
 def gold_runs(patch: str, min_run: int = MIN_RUN) -> set[tuple[str, ...]]:
     """Every run of ``min_run`` consecutive words of the patch's added lines, read in order,
     and every whole added line of ``MIN_LINE`` words or more."""
-    lines = [tokens(line) for line in added_lines(patch)]
+    lines = [tokens(line) for line in diff_stats(patch).added]
     toks = [tok for line in lines for tok in line]
     runs = {tuple(toks[i:i + min_run]) for i in range(len(toks) - min_run + 1)}
     return runs | {tuple(line) for line in lines if MIN_LINE <= len(line) < min_run}
