@@ -83,6 +83,85 @@ def validate(
     _show(rows, folder)
 
 
+@app.command("run")
+def run(
+    suite: Annotated[str, _SUITE],
+    repos_dir: Annotated[Path | None, _REPOS] = None,
+    repo: Annotated[str | None, typer.Option(help="The repository whose rows run (default: "
+                                                  "the suite's only one).")] = None,
+    bank: Annotated[str | None, typer.Option(
+        help="Bank id, alias or bank JSON file whose memories may be drawn on.")] = None,
+    agent: Annotated[str, typer.Option(help="llm (writes the patch), selector, none, oracle.")]
+    = "llm",
+    lm: Annotated[str | None, typer.Option("--lm", help="litellm model for --agent llm.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "-A", "--agent-option", help="Agent option KEY=VALUE (repeatable).")] = None,
+    budget: Annotated[str, typer.Option(help="Pack token budget; 'all' = no limit.")] = "1024",
+    instances: Annotated[list[str] | None, _INSTANCES] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 900.0,
+    run_dir: Annotated[Path | None, typer.Option(help="Where artifacts go.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Run one repository's rows in time order, each row's pack drawn only from memories of
+    sessions of earlier rows (SWE-Bench-CL style)."""
+    import os
+    from datetime import UTC, datetime
+
+    from dreamer import settings
+    from dreamer.commands.common import store_or_exit
+    from dreamer.commands.eval import _option
+    from dreamer.errors import DreamerError
+    from dreamer.models import Bank
+    from evals.agents.base import make_agent
+    from evals.metrics import parse_budgets
+    from evals.swebench.ordered import in_time_order, run_in_order
+
+    try:
+        rows = in_time_order(_tasks(suite, repos_dir, instances, None), repo)
+        budgets = parse_budgets(budget)
+        if len(budgets) != 1:
+            raise ValueError(f"--budget takes one budget, not {budget!r}")
+        the_budget = budgets[0]
+        options: dict[str, Any] = dict(_option(o) for o in option or [])
+        if lm:
+            options["model"] = lm
+        worker = make_agent(agent, options)
+        store = store_or_exit()
+        memories = _bank(store, bank, rows[0].repo) if bank else Bank(repo=rows[0].repo)
+        sessions = store.evidence.sessions(repo=rows[0].repo)
+    except (DreamerError, ValueError) as exc:
+        fail(str(exc), code=2)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    folder = run_dir or settings.home() / "runs" / f"swebench-ordered-{stamp}-{os.getpid()}"
+    with _progress(len(rows), "rows") as step:
+        done = run_in_order(rows, memories, sessions, worker, agent, folder, the_budget, timeout,
+                            on_row=lambda r: step(r.instance_id, r.status))
+    if as_json:
+        print_json({"run_dir": str(folder), "rows": [r.model_dump(mode="json") for r in done]})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{rows[0].repo} in time order · agent {agent} · budget {budget}")
+    for column in ("#", "instance", "created", "earlier sessions", "pack", "status", "reason"):
+        table.add_column(column)
+    for r in done:
+        created = r.created_at.date().isoformat() if r.created_at else ""
+        table.add_row(str(r.position), r.instance_id, created, str(r.earlier_sessions),
+                      f"{r.pack_memories} mem / {r.pack_tokens} tok", _MARK[r.status],
+                      r.note or r.reason)
+    console().print(table)
+    resolved = sum(r.status == "resolved" for r in done)
+    console().print(f"resolved {resolved}/{len(done)} · artifacts {folder}", highlight=False)
+
+
+def _bank(store: Any, ref: str, repo: str) -> Any:
+    from evals.bankfile import load_bank_file
+
+    if Path(ref).is_file():
+        return load_bank_file(Path(ref))
+    return store.banks.resolve(ref, repo)
+
+
 def _show(rows: list[Any], folder: Path) -> None:
     from rich.table import Table
 

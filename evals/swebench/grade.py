@@ -16,8 +16,10 @@ On a working copy at the base commit (``evals.workspace``):
 
 What keeps the tests from giving a verdict is an infrastructure error with its reason, never a
 grade: no spec, no interpreter, a failed build or install, an unknown parser, a test run that
-reports no test at all, pytest exiting with an internal/usage/no-tests error, or a test module
-that cannot be collected because the environment lacks a module the repository does not hold.
+reports no test at all, pytest exiting with an internal, usage or no-tests error, or a test
+module that cannot be collected because the environment lacks a module the repository does not
+hold. A test module that fails to import the repository's own code is the patch's doing, and is
+graded (its tests are missing, so they fail).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from evals.swebench.specs import EnvSpec, env_spec, test_command
 from evals.tasks import Task
 
 if TYPE_CHECKING:
-    from evals.runner import Graded
+    from evals.runner import Graded, Status
     from evals.workspace import Workspace
 
 INSTALL_TIMEOUT_S = 1800.0
@@ -86,7 +88,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
     reason = "all tests pass" if verdict.resolved else f"failing: {', '.join(failing[:5])}"
     if not verdict.resolved and not failing:
         reason = f"resolution {report}"
-    status = "resolved" if verdict.resolved else "unresolved"
+    status: Status = "resolved" if verdict.resolved else "unresolved"
     return Graded(status, reason, tests, verdict, method, output, run.duration_s)
 
 
@@ -104,9 +106,8 @@ def parse(task: Task, output: str, checkout: Path, command: str) -> tuple[dict[s
     spec = _test_spec(task)
     status_map = parser(section, spec) or parser(output, spec)
     exit_code = _exit_code(output)
-    if "pytest" in command and exit_code in (2, 3, 4, 5) and not _has_tests(status_map):
-        return {}, f"tests never ran (pytest exit {exit_code}: interrupted, internal, usage " \
-                   "or no-tests error)"
+    if "pytest" in command and exit_code in (3, 4, 5) and not _has_tests(status_map):
+        return {}, f"tests never ran (pytest exit {exit_code}: internal, usage or no-tests error)"
     if not status_map:
         return {}, f"suite never ran (exit {exit_code}, no test outcome in the output)"
     lacking = _environment_lacks(status_map, section, checkout)

@@ -85,7 +85,8 @@ def _from_path(wanted: str) -> Interpreter | None:
 
 def _probe(path: str, wanted: str, found_by: str) -> Interpreter | None:
     """The interpreter at ``path`` if it is a base (not a venv) Python ``wanted``."""
-    code = "import sys; print('%d.%d.%d' % sys.version_info[:3]); print(sys.prefix == sys.base_prefix)"
+    code = ("import sys; print('%d.%d.%d' % sys.version_info[:3]); "
+            "print(sys.prefix == sys.base_prefix)")
     try:
         result = subprocess.run([path, "-I", "-c", code], capture_output=True, text=True,
                                 check=False, timeout=60)

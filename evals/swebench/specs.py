@@ -149,11 +149,12 @@ def _requirements(task: Task, tree: Path, source_git: Path | None) -> tuple[str,
 
     paths = MAP_REPO_TO_REQS_PATHS.get(task.repo, [])
     commit = task.environment_setup_commit
-    reader = _GitReader(source_git, commit) if source_git and commit else None
-    if reader is None or not reader.ok:
-        reader, origin = _TreeReader(tree), "base tree"
-    else:
-        origin = str(commit)
+    reader: _TreeReader | _GitReader = _TreeReader(tree)
+    origin = "base tree"
+    if source_git and commit:
+        at_setup = _GitReader(source_git, commit)
+        if at_setup.ok:
+            reader, origin = at_setup, commit
     for rel in paths:
         text = reader.read(rel)
         if text is None:

@@ -108,30 +108,38 @@ def build_envs(
     outcomes: list[EnvOutcome] = []
     done: dict[str, EnvOutcome] = {}
     for task in tasks:
-        step = (lambda s, i=task.instance_id: on_step(i, s)) if on_step else (lambda s: None)
+        def step(name: str, instance_id: str = task.instance_id) -> None:
+            if on_step is not None:
+                on_step(instance_id, name)
+
         step("spec")
-        started = time.monotonic()
-        try:
-            spec = row_spec(task)
-            key = env_folder(spec, find_python(spec.python)).name
-            if key in done:
-                outcomes.append(EnvOutcome(task.instance_id, key, spec.python,
-                                           done[key].state if done[key].state == "failed"
-                                           else "cached", done[key].reason))
-                continue
-            state = "cached" if is_built(spec) else "built"
-            ensure_env(spec, step)
-            outcome = EnvOutcome(task.instance_id, key, spec.python, state,
-                                 seconds=time.monotonic() - started if state == "built" else 0)
-        except InfraError as exc:
-            key = locals().get("key", "")
-            outcome = EnvOutcome(task.instance_id, str(key), "", "failed",
-                                 f"{exc.reason}: {exc.detail.splitlines()[0] if exc.detail else ''}"
-                                 .rstrip(": "), time.monotonic() - started)
-        if outcome.key:
+        outcome = _env_of(task, done, step)
+        if outcome.key and outcome.key not in done:
             done[outcome.key] = outcome
         outcomes.append(outcome)
     return outcomes
+
+
+def _env_of(task: Task, done: dict[str, EnvOutcome], step: Callable[[str], None]) -> EnvOutcome:
+    started = time.monotonic()
+    key, python = "", ""
+    try:
+        spec = row_spec(task)
+        python = spec.python
+        key = env_folder(spec, find_python(spec.python)).name
+        if key in done:  # built (or failed) for an earlier row of this run
+            earlier = done[key]
+            state = "failed" if earlier.state == "failed" else "cached"
+            return EnvOutcome(task.instance_id, key, python, state, earlier.reason)
+        state = "cached" if is_built(spec) else "built"
+        ensure_env(spec, step)
+        seconds = time.monotonic() - started if state == "built" else 0.0
+        return EnvOutcome(task.instance_id, key, python, state, seconds=seconds)
+    except InfraError as exc:
+        first = exc.detail.strip().splitlines()[0] if exc.detail.strip() else ""
+        reason = f"{exc.reason}: {first}" if first else exc.reason
+        return EnvOutcome(task.instance_id, key, python, "failed", reason,
+                          time.monotonic() - started)
 
 
 def validate(

@@ -1,4 +1,4 @@
-"""A SWE-bench row's repository from a repos folder: archives, git mirrors (bare or not), bundles."""
+"""A SWE-bench row's repository from a repos folder: archives, git mirrors, bundles."""
 
 from __future__ import annotations
 
