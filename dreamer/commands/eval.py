@@ -30,6 +30,8 @@ def register(app: typer.Typer) -> None:
             help="A second bank to compare on the same tasks (McNemar).")] = None,
         repo: Annotated[str | None, typer.Option(help="Repository of the bank aliases.")] = None,
         split: Annotated[str | None, typer.Option(help="Split of a Hugging Face suite.")] = None,
+        repos_dir: Annotated[Path | None, typer.Option(
+            help="Mirrors of SWE-bench rows' repositories (default $DREAMER_REPOS_DIR).")] = None,
         timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
         workers: Annotated[int | None, typer.Option(
             help="Parallel attempts (default: cores).")] = None,
@@ -43,7 +45,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             _run(suite, bank, agent, budgets, lm, option or [], compare, repo, split, timeout,
-                 workers, baselines, run_dir, track, as_json)
+                 workers, baselines, run_dir, track, as_json, repos_dir)
         except (DreamerError, ValueError) as exc:
             fail(str(exc), code=2)
 
@@ -51,7 +53,7 @@ def register(app: typer.Typer) -> None:
 def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | None,
          options: list[str], compare_ref: str | None, repo: str | None, split: str | None,
          timeout: float, workers: int | None, baselines: bool, run_dir: Path | None, track: bool,
-         as_json: bool) -> None:
+         as_json: bool, repos_dir: Path | None = None) -> None:
     import os
     from datetime import UTC, datetime
 
@@ -61,7 +63,7 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
     from evals.suite import SuiteConfig, run_suite
     from evals.tasks import load_tasks
 
-    tasks = load_tasks(suite, split=split)
+    tasks = load_tasks(suite, split=split, repos_dir=repos_dir)
     if not tasks:
         fail(f"suite {suite!r} holds no tasks")
     repos = {t.repo for t in tasks}

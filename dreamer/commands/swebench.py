@@ -32,15 +32,17 @@ def envs(
     split: Annotated[str | None, typer.Option(help="Split of a Hugging Face suite.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcomes as JSON.")] = False,
 ) -> None:
-    """Build the isolated environment of every row's (repository, version) spec, once each."""
+    """Build the isolated environment of every row's (repository, version) spec, once each;
+    exit 1 when any row's environment could not be built (each says why)."""
     from evals.swebench.validate import build_envs
 
     tasks = _tasks(suite, repos_dir, instances, split)
     with _progress(len(tasks), "environments") as step:
         outcomes = build_envs(tasks, step)
+    failed = any(o.state == "failed" for o in outcomes)
     if as_json:
         print_json([o.__dict__ for o in outcomes])
-        return
+        raise typer.Exit(1 if failed else 0)
     from rich.table import Table
 
     table = Table(title=f"environments of {suite}")
@@ -50,7 +52,7 @@ def envs(
         state = o.state if o.state != "failed" else f"[yellow]failed[/yellow]: {o.reason}"
         table.add_row(o.instance_id, o.python, o.key, state, f"{o.seconds:.0f}")
     console().print(table)
-    if any(o.state == "failed" for o in outcomes):
+    if failed:
         raise typer.Exit(1)
 
 

@@ -2,8 +2,9 @@
 
 **Shared environment** (SWE-bench's "env image"): a venv on the spec's base interpreter
 (``evals.swebench.pythons``), without system site-packages and without anything of dreamer's own
-environment, holding pip, setuptools and wheel, the spec's ``packages``, the repository's
-requirements and the spec's ``pip_packages``. It lives in
+environment, holding pip (below 25.3, see ``PIP_VERSION``), setuptools and wheel, the spec's
+``packages``, the repository's requirements and the spec's ``pip_packages``, installed by
+``uv pip install`` with the package index as of ``DEFAULT_INDEX_DATE`` (see there). It lives in
 ``DREAMER_HOME/swebench/envs/<owner__name>-<version>-<hash of the spec>/``, is built under a file
 lock (parallel rows build it once), and is marked ready (``.ready``) only when every step
 succeeded; ``manifest.json`` records the spec, the interpreter, every command and ``pip freeze``.
@@ -34,9 +35,17 @@ from evals.errors import EnvironmentBuildError
 from evals.swebench.pythons import Interpreter, find_python
 from evals.swebench.specs import EnvSpec
 
+INDEX_DATE_VARIABLE = "DREAMER_SWEBENCH_INDEX_DATE"
+DEFAULT_INDEX_DATE = "2024-01-01"
+"""Packages are resolved as the index stood then (uv's ``--exclude-newer``), close to what
+SWE-bench's own validation saw: unpinned packages today (pytest 8 dropped nose-style ``setup``
+methods) fail gold patches that passed then. ``none`` resolves against today's index."""
 PIP_TIMEOUT_S = 1800.0
-PIP = ("-m", "pip", "install", "--no-input", "--disable-pip-version-check", "--retries", "2",
-       "--timeout", "30")
+PIP_VERSION = "pip<25.3"
+"""The pip of SWE-bench's images (2024): 25.3 dropped the ``setup.py develop`` fallback that
+editable installs of repositories pinning an old setuptools (astroid's ``setuptools~=62.6``)
+need."""
+
 _DROPPED = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONSAFEPATH",
             "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "VIRTUAL_ENV", "__PYVENV_LAUNCHER__",
             "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "PIP_USER", "PIP_TARGET", "PIP_PREFIX")
@@ -85,10 +94,21 @@ def site_packages(prefix: Path, version: str) -> Path:
     return prefix / "lib" / f"python{major_minor}" / "site-packages"
 
 
+def index_date() -> str | None:
+    """The date the package index is read as of (``$DREAMER_SWEBENCH_INDEX_DATE``), or None."""
+    value = os.environ.get(INDEX_DATE_VARIABLE, DEFAULT_INDEX_DATE).strip()
+    if value.lower() in ("", "none", "today"):
+        return None
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}(T[\d:]+Z?)?", value):
+        raise EnvironmentBuildError(
+            "bad index date", f"{INDEX_DATE_VARIABLE}={value!r} is not YYYY-MM-DD or none")
+    return value
+
+
 def env_folder(spec: EnvSpec, interpreter: Interpreter) -> Path:
     """Where the environment of ``spec`` on ``interpreter`` is cached."""
-    name = f"{spec.repo.replace('/', '__')}-{spec.version}-{spec.digest(interpreter.version)}"
-    return envs_root() / name
+    digest = spec.digest(interpreter.version, index_date())
+    return envs_root() / f"{spec.repo.replace('/', '__')}-{spec.version}-{digest}"
 
 
 def is_built(spec: EnvSpec) -> bool:
@@ -123,19 +143,24 @@ def _build(spec: EnvSpec, interpreter: Interpreter, folder: Path,
     folder.mkdir(parents=True)
     log = folder / "build.log"
     python = str(folder / "bin" / "python")
+    date = index_date()
+    from uv import find_uv_bin
+
+    install = [find_uv_bin(), "pip", "install", "--python", python,
+               *(["--exclude-newer", date] if date else [])]
     steps: list[tuple[str, list[str]]] = [
         ("venv", [interpreter.path, "-m", "venv", str(folder)]),
-        ("pip", [python, *PIP, "--upgrade", "pip"]),
-        ("setuptools", [python, *PIP, "setuptools", "wheel"]),
+        ("pip", [*install, "--upgrade", PIP_VERSION]),
+        ("setuptools", [*install, "setuptools", "wheel"]),
     ]
     if spec.packages:
-        steps.append(("packages", [python, *PIP, *spec.packages]))
+        steps.append(("packages", [*install, *spec.packages]))
     if spec.requirements:
         wanted = folder / "requirements.txt"
         wanted.write_text(spec.requirements + "\n", encoding="utf-8")
-        steps.append(("requirements", [python, *PIP, "-r", str(wanted)]))
+        steps.append(("requirements", [*install, "-r", str(wanted)]))
     if spec.pip_packages:
-        steps.append(("pip_packages", [python, *PIP, *spec.pip_packages]))
+        steps.append(("pip_packages", [*install, *spec.pip_packages]))
     started = time.monotonic()
     variables = clean_variables([folder / "bin"], folder)
     for name, argv in steps:
@@ -145,6 +170,7 @@ def _build(spec: EnvSpec, interpreter: Interpreter, folder: Path,
                             text=True, check=False, env=variables)
     manifest = {
         "spec": spec.model_dump(mode="json"), "interpreter": interpreter.__dict__,
+        "index_date": date,
         "commands": [argv for _, argv in steps], "freeze": freeze.stdout.splitlines(),
         "build_s": round(time.monotonic() - started, 1),
     }

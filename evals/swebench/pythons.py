@@ -1,8 +1,8 @@
 """The machine's Python interpreters, found by version for SWE-bench's environments.
 
 A spec names a Python ``X.Y``. It is looked for, in order, among pyenv's installed versions
-(``$PYENV_ROOT/versions/X.Y.*``, highest patch first), with ``uv python find --system X.Y`` when
-``uv`` is on the PATH, and as ``pythonX.Y`` on the PATH. An interpreter inside a virtual
+(``$PYENV_ROOT/versions/X.Y.*``, highest patch first), with ``uv python find --system X.Y``
+(``uv`` on the PATH or dreamer's own), and as ``pythonX.Y`` on the PATH. An interpreter inside a virtual
 environment (dreamer's own, for one) is never taken: environments are built on a base
 interpreter, so nothing of another environment leaks in.
 """
@@ -71,7 +71,12 @@ def _from_pyenv(wanted: str) -> Interpreter | None:
 def _from_uv(wanted: str) -> Interpreter | None:
     uv = shutil.which("uv")
     if uv is None:
-        return None
+        try:
+            from uv import find_uv_bin
+
+            uv = find_uv_bin()
+        except (ImportError, FileNotFoundError):
+            return None
     result = subprocess.run([uv, "python", "find", "--system", wanted], capture_output=True,
                             text=True, check=False, timeout=60)
     path = result.stdout.strip()

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from evals.errors import EnvironmentBuildError
 from evals.tasks import Task
 
-SPEC_FORMAT = 1
+SPEC_FORMAT = 3
 """Bumped whenever the way an environment is built from a spec changes (old caches go stale)."""
 
 
@@ -58,9 +58,10 @@ class EnvSpec(BaseModel):
                 "python": self.python, "packages": list(self.packages),
                 "requirements": self.requirements, "pip_packages": list(self.pip_packages)}
 
-    def digest(self, python_version: str) -> str:
-        """A hash of the environment's contents and the exact interpreter version."""
-        data = {**self.env_content(), "python_exact": python_version}
+    def digest(self, python_version: str, index_date: str | None) -> str:
+        """A hash of the environment's contents, the exact interpreter version and the date the
+        package index is read as of."""
+        data = {**self.env_content(), "python_exact": python_version, "index_date": index_date}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:12]
 
 

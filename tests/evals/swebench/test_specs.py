@@ -53,7 +53,8 @@ def test_requirements_come_from_the_environment_setup_commit_when_the_mirror_has
     assert spec.requirements_from == f"requirements_dev.txt at {setup}"
     # The base tree's file (a later state) would have given another environment.
     assert env_spec(task, repo).requirements.strip() == "pytest==7.0"
-    assert spec.digest("3.9.18") != env_spec(task, repo).digest("3.9.18")
+    assert spec.digest("3.9.18", None) != env_spec(task, repo).digest("3.9.18", None)
+    assert spec.digest("3.9.18", None) != spec.digest("3.9.18", "2024-01-01")
 
 
 def test_rows_the_harness_cannot_build_are_infrastructure_errors(tmp_path: Path) -> None:
