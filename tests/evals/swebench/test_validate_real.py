@@ -16,7 +16,7 @@ from dreamer.cli import app
 from evals.errors import EnvironmentBuildError
 from evals.swebench.pythons import find_python
 
-QUICKEST = ("marshmallow-code__marshmallow-1343", "pylint-dev__astroid-1866")
+QUICKEST = ("marshmallow-code__marshmallow-1343", "pylint-dev__astroid-1333")
 
 
 @pytest.mark.slow
@@ -47,9 +47,5 @@ def test_gold_resolves_and_empty_does_not_on_two_real_rows(
         empty = json.loads((tmp_path / "empty" / instance_id / "report.json").read_text())
         assert empty[instance_id]["resolved"] is False
         assert empty[instance_id]["patch_exists"] is False
-    # The run's output is the dataset's: the astroid row's truncated parametrised ids matched.
-    astroid = json.loads((tmp_path / "gold" / QUICKEST[1] / "report.json").read_text())
-    passed = astroid[QUICKEST[1]]["tests_status"]["FAIL_TO_PASS"]["success"]
-    assert any(i.endswith("[\\n") for i in passed), passed
     summary = json.loads((tmp_path / "validation.json").read_text())
     assert summary["judged"] == 2 and summary["cannot_judge"] == {}
