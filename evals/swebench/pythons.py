@@ -2,8 +2,8 @@
 
 A spec names a Python ``X.Y``. It is looked for, in order, among pyenv's installed versions
 (``$PYENV_ROOT/versions/X.Y.*``, highest patch first), with ``uv python find --system X.Y``
-(``uv`` on the PATH or dreamer's own), and as ``pythonX.Y`` on the PATH. An interpreter inside a virtual
-environment (dreamer's own, for one) is never taken: environments are built on a base
+(``uv`` on the PATH or dreamer's own), and as ``pythonX.Y`` on the PATH. An interpreter inside a
+virtual environment (dreamer's own, for one) is never taken: environments are built on a base
 interpreter, so nothing of another environment leaks in.
 """
 

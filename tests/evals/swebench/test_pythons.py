@@ -13,7 +13,7 @@ from evals.swebench.pythons import find_python
 
 
 def test_a_base_interpreter_of_the_wanted_version_is_found() -> None:
-    wanted = "%d.%d" % sys.version_info[:2]
+    wanted = f"{sys.version_info[0]}.{sys.version_info[1]}"
     found = find_python(wanted)
     assert found.version.startswith(wanted + ".")
     assert not found.path.startswith(sys.prefix)  # never dreamer's own venv
