@@ -71,7 +71,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
                 ws.apply(task.test_patch, "test_patch")
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
-        spec = env_spec(task, ws.path, _git_source(task))
+        spec = env_spec(task, ws.path, git_source(task))
         env = overlay(ensure_env(spec), ws.root / "venv")
         setup_log = _install(spec, env, ws.path)
         command = _script(spec, test_command(task, spec))
@@ -244,7 +244,8 @@ def _environment_lacks(status_map: dict[str, str], section: str, checkout: Path)
     return ""
 
 
-def _git_source(task: Task) -> Path | None:
+def git_source(task: Task) -> Path | None:
+    """The row's git mirror (where ``environment_setup_commit`` may be read), if it has one."""
     location = Path(task.source.location) if task.source.location else None
     if task.source.kind == "git" and location is not None and location.exists():
         return location

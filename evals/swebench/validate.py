@@ -91,11 +91,11 @@ class ValidationRow(BaseModel):
 
 def row_spec(task: Task) -> EnvSpec:
     """The spec of ``task``'s environment, read from a working copy of its base tree."""
-    from evals.swebench.grade import _git_source
+    from evals.swebench.grade import git_source
     from evals.workspace import Workspace
 
     with Workspace.create(task) as ws:
-        return env_spec(task, ws.path, _git_source(task))
+        return env_spec(task, ws.path, git_source(task))
 
 
 def build_envs(
