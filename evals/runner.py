@@ -191,6 +191,10 @@ def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
 
 
 def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
+    from evals.swebench.grade import grade_row, is_swebench_row
+
+    if is_swebench_row(task):  # real SWE-bench rows: its specs, parsers and rules
+        return grade_row(task, ws, patch, timeout)
     method: str | None = None
     try:
         if patch.strip():

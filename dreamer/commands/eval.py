@@ -33,6 +33,8 @@ def register(app: typer.Typer) -> None:
         repo: Annotated[str | None, typer.Option(
             help="Run this repository's tasks only (and resolve bank aliases in it).")] = None,
         split: Annotated[str | None, typer.Option(help="Split of a Hugging Face suite.")] = None,
+        repos_dir: Annotated[Path | None, typer.Option(
+            help="Mirrors of SWE-bench rows' repositories (default $DREAMER_REPOS_DIR).")] = None,
         timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
         workers: Annotated[int | None, typer.Option(
             help="Parallel attempts (default: cores).")] = None,
@@ -51,7 +53,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             _run(suite, bank, agent, budgets, lm, option or [], compare, repo, split, timeout,
-                 workers, controls, permutations, seed, run_dir, track, as_json)
+                 workers, controls, permutations, seed, run_dir, track, as_json, repos_dir)
         except (DreamerError, ValueError) as exc:
             fail(str(exc), code=2)
 
@@ -59,7 +61,7 @@ def register(app: typer.Typer) -> None:
 def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | None,
          options: list[str], compare_ref: str | None, repo: str | None, split: str | None,
          timeout: float, workers: int | None, controls: bool, permutations: int, seed: int,
-         run_dir: Path | None, track: bool, as_json: bool) -> None:
+         run_dir: Path | None, track: bool, as_json: bool, repos_dir: Path | None = None) -> None:
     from datetime import UTC, datetime
 
     from dreamer import settings
@@ -68,7 +70,7 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
     from evals.suite import SuiteConfig, run_suite
     from evals.tasks import load_tasks
 
-    tasks = load_tasks(suite, split=split)
+    tasks = load_tasks(suite, split=split, repos_dir=repos_dir)
     if not tasks:
         fail(f"suite {suite!r} holds no tasks")
     if repo is not None:
