@@ -56,8 +56,12 @@ def test_rows_without_source_are_swe_bench_rows_and_find_their_archive(tmp_path:
         assert (ws.path / "pkg" / "__init__.py").read_text() == "VALUE = 1\n"
     # A row with no mirror stays unavailable, and says what was looked for and where.
     assert missing.source.kind == "swe-bench"
-    result = run_task(missing, FixedPatch("", "empty"))
+    patch = "--- a/pkg/__init__.py\n+++ b/pkg/__init__.py\n@@ -1 +1 @@\n-VALUE = 1\n+VALUE = 2\n"
+    result = run_task(missing, FixedPatch(patch, "a fix"))
     assert result.status == "infra_error" and result.reason == "repository unavailable"
+    # An empty patch needs no repository to be judged: it is never resolved.
+    empty = run_task(missing, FixedPatch("", "empty"))
+    assert empty.status == "unresolved" and empty.reason == "empty patch"
 
 
 @pytest.mark.parametrize("layout", ["bare", "clone", "bundle"])
