@@ -17,6 +17,7 @@ seen for what it is (an empty pack), not taken for a bank that does not help.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -64,12 +65,27 @@ def utc(when: datetime) -> datetime:
 
 def route(bank: Bank, query: str, repo: str, budget: int | None) -> MemoryPack:
     """The router's pack of ``bank`` for ``query`` in ``repo``; empty at budget 0 or with
-    nothing active."""
+    nothing active. The router is deterministic, so a pack is computed once per process for the
+    same bank content, query, repository and budget (suites of several agents, strategies sharing
+    banks, and the placebo arms ask for the same packs again)."""
     from dreamer.router import pack
 
     if budget == 0 or not bank.active:
         return MemoryPack(query=query, budget=budget)
-    return pack(bank, query, repo=repo, budget=budget)
+    key = (bank.id, query, repo, budget)
+    with _LOCK:
+        hit = _PACKS.get(key)
+    if hit is None:
+        hit = pack(bank, query, repo=repo, budget=budget)
+        with _LOCK:
+            _PACKS[key] = hit
+            if len(_PACKS) > 8192:
+                _PACKS.pop(next(iter(_PACKS)))
+    return hit
+
+
+_PACKS: dict[tuple[str, str, str, int | None], MemoryPack] = {}
+_LOCK = threading.Lock()
 
 
 def task_pack(bank: Bank, task: Task, budget: int | None) -> MemoryPack:
