@@ -1,7 +1,9 @@
 """Control agents: choices that ignore memory, run beside every bank to show what memory adds.
 
-- ``none`` (also ``smallest``): the candidate with the fewest changed lines (added plus removed);
-- ``largest``: the candidate with the most changed lines;
+- ``none`` (also ``smallest``): the candidate with the fewest changed code lines (added plus
+  removed lines that are neither blank nor comment lines: a patch padded with comments is not
+  larger for it);
+- ``largest``: the candidate with the most changed code lines;
 - ``random``: a candidate drawn uniformly, seeded by the run's seed and what the view shows (so a
   relabelling of candidate ids is a new draw); its expected success is 1/k on a task with k
   candidates.
@@ -25,7 +27,7 @@ from evals.tasks import Candidate
 def _by_size(inp: AgentInput, largest: bool) -> Attempt:
     if not inp.candidates:
         return abstain("no candidates")
-    sizes = {c.id: diff_stats(c.patch).changed for c in inp.candidates}
+    sizes = {c.id: diff_stats(c.patch).code for c in inp.candidates}
     best = (max if largest else min)(sizes.values())
     top = tuple(cid for cid, size in sizes.items() if size == best)
     if len(top) > 1:
