@@ -98,7 +98,7 @@ def check_pack(task: Task, pack: MemoryPack, source_times: Mapping[str, datetime
                 continue
             if cite.kind.value in ("review", "defect") and seen_in_sessions:
                 continue  # known from the cited sessions, whose times are checked
-            when = _utc(source_times.get(cite.ref))
+            when = _utc(source_times.get(cite.ref) or source_times.get(cite.ref.split(":", 1)[0]))
             if when is None:
                 findings.append(LeakFinding(task=task.instance_id, memory=memory.id, rule="time",
                                             detail=f"cited {cite.kind.value} {cite.ref} has no "

@@ -66,6 +66,9 @@ class Edit:
     """Its own diff's hunks, or the final patch's hunks for its paths when it has no diff."""
     added: tuple[str, ...] = ()
     """The lines this edit wrote: its own diff's added lines, or the text of the edit command."""
+    own: bool = True
+    """Whether ``hunks`` are the edit's own (its diff, or the diff shown in answer to it); False
+    when they were borrowed from the final patch for its paths."""
 
 
 def _test_ids(event: Event, outcome: set[str]) -> tuple[str, ...]:
@@ -175,9 +178,10 @@ class SessionView:
                 str(p) for p in event.data.get("paths") or ()
             )
             added = tuple(line for h in hunks for line in h.added) or _edit_text(event.text)
+            own = bool(hunks)
             if not hunks:
                 hunks = tuple(h for h in submitted if h.path in paths)
-            edits.append(Edit(event.seq, paths, hunks, added))
+            edits.append(Edit(event.seq, paths, hunks, added, own))
         return edits
 
     @cached_property

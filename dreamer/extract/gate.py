@@ -46,7 +46,8 @@ _GENERIC = re.compile(
     r"think (carefully|harder|step by step)|take (your|more) time|follow best practices|"
     r"read (the )?(code|docs|documentation) (more )?carefully|avoid (mistakes|bugs|errors)|"
     r"keep (the )?code clean|communicat(e|ion) (better|more|is key)|quality matters|"
-    r"(always )?(run|write) (the |more )?tests( first| before committing)?$|"
+    r"(always )?(run|write) (the |more )?tests( first| before (committing|submitting|pushing|"
+    r"merging))?(?=[.!]?$)|"
     r"learn from (your |past )?mistakes|don'?t rush|stay focused|(clean and )?well[- ]documented|"
     r"keep (the |your )?(changes|commits|prs?) (small|focused)|(check|read) the readme( first)?|"
     r"edge cases)\b",

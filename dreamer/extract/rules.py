@@ -17,7 +17,7 @@ from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter, Hunk
 from dreamer.extract.evidence import Edit, Run, SessionView
 from dreamer.extract.injection import strip_injections
-from dreamer.extract.names import change_names, is_test_path, shown
+from dreamer.extract.names import ChangeNames, change_names, is_test_path, shown
 from dreamer.models import Citation, CitationKind, MemoryType
 
 MAX_FILE_CITATIONS = 4
@@ -99,7 +99,7 @@ def _resolves(failed: Run, later: Run, last_test: Run | None) -> bool:
         return True
     if later.command == failed.command:
         return True
-    return later is last_test and failed.is_test and later.is_test
+    return later is last_test and later.is_test and bool(failed.failed_tests)
 
 
 def tests_text(tests: tuple[str, ...]) -> str:
@@ -150,14 +150,24 @@ def failures(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     return out
 
 
+def edit_names(edits: list[Edit]) -> ChangeNames:
+    """What ``edits`` brought in and took away by name: their own diffs' hunks, or, for an edit
+    known only by the text it wrote (``edit 11:11`` ...), that text's names as added."""
+    hunks = [h for e in edits if e.own for h in e.hunks]
+    written = [Hunk(p, 0, 0, 0, 0, e.added, (), e.added) for e in edits if not e.own
+               for p in e.paths[:1]]
+    return change_names([*hunks, *written])
+
+
 def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Run | None,
              attempts: list[Edit], fixes: list[Edit]) -> Candidate | None:
-    tried = change_names(h for e in attempts for h in e.hunks)
-    fixed = change_names(h for e in fixes for h in e.hunks)
+    tried = edit_names(attempts)
+    fixed = edit_names(fixes)
     used = [n for n in fixed.added if n not in tried.added]
-    # Without an attempt of its own, the session found the wrong code in place: the fix's
-    # removals are what did not work.
-    wrong = list(tried.added) or [n for n in fixed.removed if n not in used]
+    # What the attempt brought in that the fix did not keep; without an attempt of its own, the
+    # session found the wrong code in place: the fix's removals are what did not work.
+    wrong = [n for n in tried.added if n not in fixed.added] or [
+        n for n in fixed.removed if n not in used]
     paths = list(dict.fromkeys([*tried.paths, *fixed.paths])) or [
         p for e in attempts + fixes for p in e.paths if not is_test_path(p)]
     also = [p for p in fixed.paths if tried.paths and p not in tried.paths]
@@ -168,6 +178,8 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     what = tests_text(first.failed_tests) if first.failed_tests else f"`{clip(first.command, 80)}`"
     where = f"Changing {', '.join(f'`{p}`' for p in paths[:3])}: " if paths else ""
     how = f" with {shown(wrong)}" if tried.added and wrong else ""
+    if fix is not None and not used and fixed.added and not also:
+        used = list(fixed.added)  # the fix repeated names the attempt had: still what passed
     excerpt = failure_excerpt(last)
     parts = [f"{where}{what} failed{how}" + (f" ({excerpt.rstrip('.')})" if excerpt else "")]
     if fix is None:

@@ -116,7 +116,10 @@ def _answer(hunks: list[Hunk]) -> str:
     if names.removed:
         did.append(f"dropped {shown(names.removed)}")
     where = ", ".join(f"`{p}`" for p in names.paths[:3])
-    return f"The change that answered it, in {where}, " + (" and ".join(did) or "followed") + "."
+    if not did:
+        together = " together" if len(names.paths) > 1 else ""
+        return f"The change that answered it changed {where}{together}."
+    return f"The change that answered it, in {where}, " + " and ".join(did) + "."
 
 
 _FIELD = re.compile(r"^(title|summary|expected|actual|impact)\s*:\s*(.+)$", re.I | re.M)

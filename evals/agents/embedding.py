@@ -4,7 +4,8 @@ It scores candidates by embedding similarity (the packaged all-MiniLM-L6-v2, the
 between the pack's memories and each candidate's diff and description. The rule, in full:
 
 1. With an empty pack the agent abstains.
-2. A candidate's text: its description, the paths it touches and its added lines.
+2. A candidate's text: its description, the paths it touches and its added code lines (comment
+   lines left out, as the selector does).
 3. A memory's *fix* and *warned* texts are the selector's (``evals.agents.selector``): a failure
    memory is split at its pivot, any other memory is all fix (summary and conditions). A memory
    scoped to a module speaks only of candidates touching a path under it.
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dreamer.models import Memory, MemoryType
 from evals.agents.base import AGENTS, Agent, AgentInput, Attempt, abstain
 from evals.agents.diffs import diff_stats
-from evals.agents.selector import applies_to, split_contrast, split_failure
+from evals.agents.selector import applies_to, code_lines, split_contrast, split_failure
 from evals.tasks import Candidate
 
 
@@ -35,14 +36,15 @@ class EmbeddingConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    margin: float = Field(default=0.01, ge=0.0)
+    margin: float = Field(default=0.05, ge=0.0)
     """How far the top candidate must lead the next (summed centred cosine) to be chosen."""
 
 
 def candidate_text(candidate: Candidate) -> str:
     """What the model reads of a candidate: description, touched paths, added lines."""
     stats = diff_stats(candidate.patch)
-    return "\n".join([candidate.description, " ".join(stats.paths), *stats.added]).strip()
+    return "\n".join([candidate.description, " ".join(stats.paths),
+                      *code_lines(stats.added)]).strip()
 
 
 def memory_texts(memory: Memory) -> tuple[str, str]:

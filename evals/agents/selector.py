@@ -3,16 +3,18 @@
 The rule, in full (deterministic; ``evals.agents.evidence.terms`` defines a *term*):
 
 1. With an empty pack there is no evidence: the agent abstains (a miss, never a guess).
-2. A candidate's terms: *added* terms, those of its diff's added lines, and *path* terms, those of
-   the paths it touches. A term's *weight* is ``log(k / n)`` for ``k`` candidates of which ``n``
-   hold the term: a term every candidate holds weighs 0 (it tells them apart not at all).
+2. A candidate's terms: *added* terms, those of its diff's added code lines (comment lines are
+   prose, not evidence, and are left out), and *path* terms, those of the paths it touches. A
+   term's *weight* is ``log(k / n)`` for ``k`` candidates of which ``n`` hold the term: a term
+   every candidate holds weighs 0 (it tells them apart not at all).
 3. Each memory of the pack gives *fix* terms and *warned* terms:
 
    - in any memory's summary, the words after ``instead of`` or ``rather than`` up to the end
      of the clause (``;``, ``,``, or a ``.`` ending a sentence, not one inside a dotted name),
      and after ``never``, ``avoid``, ``don't`` or ``do not`` up to the end of the sentence
-     (``;`` or such a ``.``), are warned ("use X instead of Y", "X, never Y or Z": Y and Z are
-     warned); the rest is fix;
+     (``;``, a dash, or such a ``.``) or the next ``use``/``instead``/``prefer``, are warned
+     ("use X instead of Y", "X, never Y or Z", "don't Y -- use X": Y and Z are warned); the rest
+     is fix;
    - a ``failure`` memory with no such clause is split at a pivot: the first of the words
      ``instead``, ``use``, ``used``, ``must``, ``should``, ``prefer``, ``always`` not preceded by
      a negation (``never``, ``not``, ``don't``, ``avoid``, ``no``) and not followed by
@@ -45,7 +47,8 @@ from evals.tasks import Candidate
 
 _CONTRAST = re.compile(
     r"\b(?:instead of|rather than)\b(.*?)(?=[;,]|\.\s|\.$|$)"
-    r"|\b(?:never|avoid|don't|do not)\b(.*?)(?=;|\.\s|\.$|$)",
+    r"|\b(?:never|avoid|don't|do not)\b"
+    r"(.+?)(?=;|\s--\s|\s—\s|\.\s|\.$|$|\s(?:use|instead|prefer)\b)",
     re.IGNORECASE)
 _PIVOTS = {"instead", "use", "used", "must", "should", "prefer", "always"}
 _NEGATIONS = {"never", "not", "don't", "dont", "do not", "avoid", "no"}
@@ -97,6 +100,14 @@ def memory_terms(memory: Memory) -> tuple[set[str], set[str]]:
     return fix, terms(warned_text) - fix
 
 
+_COMMENT = re.compile(r"^\s*(?:#|//|--|/\*|\*)")
+
+
+def code_lines(lines: Sequence[str]) -> list[str]:
+    """``lines`` without comment lines (``#``, ``//``, ``--``, block comment lines)."""
+    return [line for line in lines if not _COMMENT.match(line)]
+
+
 def applies_to(memory: Memory, paths: Sequence[str]) -> bool:
     """Whether ``memory`` speaks of a candidate touching ``paths`` (rule 3, last point): a
     module scope (``billing/ledger`` or ``billing.ledger``) must hold one of the paths."""
@@ -117,7 +128,7 @@ class _Candidates:
         self.paths: dict[str, tuple[str, ...]] = {}
         for c in candidates:
             stats = diff_stats(c.patch)
-            added = terms("\n".join(stats.added))
+            added = terms("\n".join(code_lines(stats.added)))
             touched = set().union(*(terms(p) for p in stats.paths)) if stats.paths else set()
             self.added[c.id], self.held[c.id] = added, added | touched
             self.paths[c.id] = stats.paths

@@ -100,7 +100,8 @@ def build_corpus(config: CorpusConfig) -> BuildReport:
             shutil.rmtree(tl.repo.path)
         evals = [_bundled(t) for t in evals]
         history = [_bundled(t) for t in history]
-    meta = {"seed": config.seed, "permutations": config.permutations, "selection": {"families": list(config.families),
+    meta = {"seed": config.seed, "permutations": config.permutations,
+            "selection": {"families": list(config.families),
             "variants_per_family": config.variants_per_family},
             "repo_heads": {tl.plan.name: tl.commits[-1][0] for tl in timelines},
             "provenance": {tl.plan.name: {"kind": tl.plan.kind, "origin": tl.plan.origin,
