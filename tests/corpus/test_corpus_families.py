@@ -137,8 +137,10 @@ def test_scan_clock_fact_comes_in_two_pieces_from_different_sessions(parcels):
 
 
 def test_catalog_procedure_is_confirmed_by_three_failing_tests_and_the_command(parcels):
-    memory = oracle_pack(_tasks(parcels, "parcels-service-catalog")[0]).memories[0]
+    tasks = _tasks(parcels, "parcels-service-catalog")
+    memory = oracle_pack(tasks[0]).memories[0]
     assert memory.type.value == "procedural"
+    assert all(_chosen(task, [memory]) == gold_id(task) for task in tasks)
     sessions = _sessions(parcels, "parcels-service-catalog")
     assert len(sessions) >= 3 and {c.ref for c in memory.citations} >= {
         s["instance_id"] for s in sessions}
