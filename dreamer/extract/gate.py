@@ -60,7 +60,7 @@ _FACTS = re.compile(
 )
 # A file path (never ending in the sentence's full stop), or a file name with a known extension.
 PATH = re.compile(
-    r"\b[\w.-]+/[\w./-]*[\w/-]|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json|md|"
+    r"\b[\w.-]+/(?:[\w./-]*[\w/-])?|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json|md|"
     r"rst|txt|sh|sql|lock)\b|\b(?:Makefile|Dockerfile|Procfile|Justfile)\b"
 )
 _WORD = re.compile(r"[a-z]{4,}")
