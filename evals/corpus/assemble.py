@@ -10,7 +10,7 @@ from typing import Any
 
 from dreamer.models import Memory
 from evals.corpus.errors import CorpusValidationError
-from evals.corpus.memories import oracle_memory
+from evals.corpus.memories import oracle_memories
 from evals.corpus.narrative import SessionRecord
 from evals.corpus.sizes import check_descriptions, neutral_description
 from evals.corpus.spec import Family, RepoPlan
@@ -50,7 +50,7 @@ def _candidates(item: WorkItem, seed: int) -> tuple[Candidate, ...]:
     return candidates
 
 
-def make_task(item: WorkItem, tests: TaskTests, oracle: Memory, source: RepoSource,
+def make_task(item: WorkItem, tests: TaskTests, oracle: tuple[Memory, ...], source: RepoSource,
               seed: int, test_command: str | None) -> Task:
     """The harness's task for ``item``; ``oracle_memories`` and ``split`` are extra fields."""
     assert item.variant and item.family
@@ -62,7 +62,7 @@ def make_task(item: WorkItem, tests: TaskTests, oracle: Memory, source: RepoSour
         PASS_TO_PASS=tests.pass_to_pass, created_at=item.at, version="1.0",
         source=source, family=item.family.id, position=item.position,
         candidates=_candidates(item, seed), test_command=test_command, certified=None,
-        oracle_memories=(oracle.model_dump(mode="json"),),
+        oracle_memories=tuple(m.model_dump(mode="json") for m in oracle),
         split="history" if item.history else "eval",
     )
     return Task(**fields)
@@ -70,16 +70,16 @@ def make_task(item: WorkItem, tests: TaskTests, oracle: Memory, source: RepoSour
 
 def build_tasks(timelines: list[RepoTimeline], tests: dict[str, TaskTests],
                 sessions: list[SessionRecord], seed: int,
-                bundles: bool) -> tuple[list[Task], dict[str, Memory]]:
-    """Every task of the corpus (history and evaluation) and each family's oracle memory."""
+                bundles: bool) -> tuple[list[Task], dict[str, tuple[Memory, ...]]]:
+    """Every task of the corpus (history and evaluation) and each family's oracle memories."""
     tasks: list[Task] = []
-    oracles: dict[str, Memory] = {}
+    oracles: dict[str, tuple[Memory, ...]] = {}
     for tl in timelines:
         items = [i for i in tl.items if i.kind == "task"]
         location = f"repos/{tl.plan.slug}.bundle" if bundles else f"repos/{tl.plan.slug}"
         source = RepoSource(kind="bundle" if bundles else "git", location=location)
         for family in tl.plan.families:
-            oracles[family.id] = oracle_memory(family, items, sessions, tests)
+            oracles[family.id] = oracle_memories(family, items, sessions, tests)
         for item in items:
             assert item.family is not None
             tasks.append(make_task(item, tests[item.instance_id], oracles[item.family.id],

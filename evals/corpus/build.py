@@ -45,8 +45,8 @@ def _moves(timelines: list[RepoTimeline]) -> dict[str, dict[str, Any]]:
 
 
 def _pool(timelines: list[RepoTimeline], sessions: list[SessionRecord],
-          tests: dict[str, TaskTests], oracles: dict[str, Memory]) -> list[Memory]:
-    pool = list(oracles.values())
+          tests: dict[str, TaskTests], oracles: dict[str, tuple[Memory, ...]]) -> list[Memory]:
+    pool = [memory for memories in oracles.values() for memory in memories]
     for tl in timelines:
         items = [i for i in tl.items if i.kind == "task"]
         pool += [failure_memory(f, items, sessions, tests) for f in tl.plan.families]
@@ -106,7 +106,8 @@ def build_corpus(config: CorpusConfig) -> BuildReport:
             "repo_heads": {tl.plan.name: tl.commits[-1][0] for tl in timelines},
             "provenance": {tl.plan.name: {"kind": tl.plan.kind, "origin": tl.plan.origin,
                                           "license": tl.plan.license} for tl in timelines}}
-    manifest = publish(out, evals, history, sessions, list(oracles.values()), pool,
+    oracle_list = [memory for memories in oracles.values() for memory in memories]
+    manifest = publish(out, evals, history, sessions, oracle_list, pool,
                        split(all_tasks, sessions), leaks, certificates, meta)
     seconds = time.monotonic() - started
     (out / "build.json").write_text(f'{{"seconds": {seconds:.1f}}}\n')

@@ -1,4 +1,4 @@
-"""Oracle memories (each family's hidden fact, as a memory) and the pool random packs draw from.
+"""Oracle memories (each family's hidden fact, as memories) and the pool random packs draw from.
 
 An oracle memory cites the evidence it would be extracted from: the family's earliest recorded
 sessions, the fix commit and the failing test. Random packs for certification draw from the
@@ -12,6 +12,7 @@ import random
 from dreamer.models import (
     Citation,
     CitationKind,
+    Link,
     Memory,
     MemoryPack,
     MemoryType,
@@ -20,18 +21,20 @@ from dreamer.models import (
 )
 from dreamer.router import render
 from dreamer.tokens import count_tokens
+from evals.corpus.errors import CorpusError
 from evals.corpus.narrative import RULE_STATEMENTS, SessionRecord
-from evals.corpus.spec import Family
+from evals.corpus.spec import Fact, Family
 from evals.corpus.timeline import WorkItem
 from evals.corpus.validate import TaskTests
 
 
-def _citations(family: Family, items: list[WorkItem], sessions: list[SessionRecord],
-               tests: dict[str, TaskTests]) -> tuple[Citation, ...]:
-    history = [i for i in items if i.family is family and i.history]
+def _citations(family: Family, fact: Fact, items: list[WorkItem],
+               sessions: list[SessionRecord], tests: dict[str, TaskTests]) -> tuple[Citation, ...]:
+    history = _sources(family, fact, items)
+    tasks = {i.instance_id for i in history}
     cites: list[Citation] = []
     for record in sorted(sessions, key=lambda r: r.started_at):
-        if record.family == family.id and record.evidence:
+        if record.family == family.id and record.evidence and record.task in tasks:
             kind = {"test": CitationKind.SESSION, "review": CitationKind.REVIEW,
                     "defect": CitationKind.DEFECT}[record.evidence[0]]
             cites.append(Citation(kind=kind, ref=record.instance_id))
@@ -44,16 +47,36 @@ def _citations(family: Family, items: list[WorkItem], sessions: list[SessionReco
     return tuple(cites)
 
 
-def oracle_memory(family: Family, items: list[WorkItem], sessions: list[SessionRecord],
-                  tests: dict[str, TaskTests]) -> Memory:
-    """The family's hidden fact as a memory, cited to the past sessions that show it."""
-    ends = [r.ended_at for r in sessions if r.family == family.id]
-    return Memory(
-        type=MemoryType(family.memory_type), scope=Scope(repo=family.repo, module=family.module),
-        summary=family.memory, conditions=family.conditions,
-        citations=_citations(family, items, sessions, tests), confidence=0.9,
-        created_at=max(ends) if ends else None, tags=(f"family:{family.id}", "oracle"),
-    )
+def _sources(family: Family, fact: Fact, items: list[WorkItem]) -> list[WorkItem]:
+    """The family's history items that evidence ``fact``."""
+    history = [i for i in items if i.family is family and i.history]
+    mine = [i for i in history if not fact.sources
+            or (i.variant is not None and i.variant.key in fact.sources)]
+    if not mine:
+        raise CorpusError(f"family {family.id}: a fact cites {fact.sources}, which are not "
+                          "history variants of the family")
+    return mine
+
+
+def oracle_memories(family: Family, items: list[WorkItem], sessions: list[SessionRecord],
+                    tests: dict[str, TaskTests]) -> tuple[Memory, ...]:
+    """The family's hidden fact as memories, cited to the past sessions that show them. Several
+    memories of one family are linked to each other (``related``), as a dream's linking would."""
+    memories = []
+    for fact in family.oracle_facts:
+        tasks = {i.instance_id for i in _sources(family, fact, items)}
+        ends = [r.ended_at for r in sessions if r.family == family.id and r.task in tasks]
+        memories.append(Memory(
+            type=MemoryType(fact.type), scope=Scope(repo=family.repo, module=fact.module),
+            summary=fact.summary, conditions=fact.conditions,
+            citations=_citations(family, fact, items, sessions, tests), confidence=0.9,
+            created_at=max(ends) if ends else None, tags=(f"family:{family.id}", "oracle"),
+        ))
+    if len(memories) < 2:
+        return tuple(memories)
+    return tuple(m.model_copy(update={"links": tuple(
+        Link(relation="related", target=other.id) for other in memories if other is not m)})
+        for m in memories)
 
 
 def failure_memory(family: Family, items: list[WorkItem], sessions: list[SessionRecord],

@@ -85,6 +85,17 @@ def _open(writer: TrajectoryWriter, item: WorkItem, path: str, thought: str) -> 
                     open_file=path)
 
 
+def _fix(writer: TrajectoryWriter, item: WorkItem, thought: str) -> None:
+    """The passing fix: an edit, or a command that generates it (then the diff it left)."""
+    assert item.rendered is not None
+    command = item.rendered.fix_command
+    if command is None:
+        writer.step(thought, f"edit {item.rendered.edit_path}", item.gold_patch)
+        return
+    writer.step(thought, command[0], command[1])
+    writer.step("Let me check what that changed.", "git diff", item.gold_patch)
+
+
 def _subject(tl: RepoTimeline, sha: str) -> str:
     return next((s for c, _, s in tl.commits if c == sha), "bug branch")
 
@@ -131,8 +142,7 @@ class SessionWriter:
             for path in list(item.view)[1:]:
                 _open(writer, item, path, f"Still failing. Let me look at {path} "
                       f"({path}:1) to understand what is expected.")
-            writer.step(f"Now I see. I'll {rendered.gold_description}.",
-                        f"edit {rendered.edit_path}", item.gold_patch)
+            _fix(writer, item, f"Now I see. I'll {rendered.gold_description}.")
             _pytest(writer, runs["gold"], files, "And the tests once more.")
             record.evidence = ["test"]
             record.commit_end = item.result_commit
@@ -166,8 +176,7 @@ class SessionWriter:
                     f"create {next(iter(rendered.hidden_tests))}", "[File created]")
         _pytest(writer, runs["decoy0"], rendered.test_files,
                 "With the current change, the new tests should fail.")
-        writer.step(f"Confirmed. I'll {rendered.gold_description}.", f"edit {rendered.edit_path}",
-                    item.gold_patch)
+        _fix(writer, item, f"Confirmed. I'll {rendered.gold_description}.")
         _pytest(writer, runs["gold"], rendered.test_files, "Run the tests again.")
         number = item.followup_number
         return SessionRecord(

@@ -6,7 +6,7 @@ Layout of a corpus folder::
     history.jsonl             the past tasks that sessions recorded
     sessions/*.traj           SWE-agent trajectories
     sessions.jsonl            one row per session: times, repo, task, evidence, noise labels
-    memories/oracle.jsonl     each family's hidden fact as a memory
+    memories/oracle.jsonl     each family's hidden fact as memories (one per module or piece)
     memories/pool.jsonl       the memories random packs draw from
     split.json                the time split, per task
     leaks.json                the leak check's findings (empty when clean)

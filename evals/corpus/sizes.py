@@ -5,8 +5,9 @@ A candidate's size is its changed lines (added plus removed). Each family's eval
 a target rank for the gold (0 = smallest), dealt from a seeded shuffle of ``0..k-1`` repeated, so
 every rank comes up equally often (within one). Candidates are then padded, in the order the
 target asks for, with neutral comment lines appended to the first file they change that takes
-``#`` comments: lines that change no behaviour and name nothing of the fact (a reviewer's usual
-asides). Every padded candidate is validated again by the build's test runs like any other.
+``#`` comments: lines that change no behaviour and hold no evidence term at all (``PADDING``),
+so that they can neither name the fact nor match a memory by chance. Every padded candidate is
+validated again by the build's test runs like any other.
 
 A candidate's description says only how large it is and how many files it touches: never a path,
 an identifier or a judgement (``neutral_description``); ``check_descriptions`` proves that none
@@ -23,15 +24,18 @@ from evals.agents.evidence import terms
 from evals.corpus.gitrepo import FileChanges
 
 PADDING = (
-    "# Behaviour is unchanged for existing callers.",
-    "# Kept deliberately small; see the ticket for the wider discussion.",
-    "# Nothing else depends on this yet.",
-    "# Revisit once the follow-up lands.",
-    "# Keep this in step with the rest of the file.",
-    "# Reviewed with the team before merging.",
-    "# The surrounding code is left as it was.",
-    "# Covered by the existing tests.",
+    "# As it was before.",
+    "# Same as above.",
+    "# Not for now.",
+    "# More on this below.",
+    "# This is how it should be.",
+    "# Here, too.",
+    "# Just as it was.",
+    "# As it should be, for now.",
 )
+"""Comment lines of common words only: ``evals.agents.evidence.terms`` finds no term in them, so
+padding can never match a memory's words (an aside such as "covered by the tests" would match
+every memory that cites a test)."""
 COMMENTABLE = (".py", ".yaml", ".yml", ".toml", ".cfg", ".sh", ".ini")
 
 

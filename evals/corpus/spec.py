@@ -16,6 +16,7 @@ from typing import Literal
 from evals.corpus.gitrepo import FileChanges
 
 EvidenceKind = Literal["test", "review", "defect"]
+MemoryKind = Literal["domain", "failure", "procedural"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ class Rendered:
     """Test files the task's tests are selected from (hidden ones included)."""
     edit_path: str
     """The file the fix edits (what a session opens)."""
+    explore: tuple[str, ...] | None = None
+    """Files a session reads beside ``edit_path``; None: the family's ``explore``."""
+    fix_command: tuple[str, str] | None = None
+    """A command the fixing session runs, and its output, when the fix is generated (a
+    ``make`` target refreshing a generated file) rather than typed."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,21 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """One oracle memory of a family. Most families have one; a rule that holds differently in
+    two modules has one per module (each scoped to it), and a fact learned in two pieces from
+    different sessions has one per piece."""
+
+    summary: str
+    type: MemoryKind
+    module: str | None = None
+    """The module the memory is scoped to (a path prefix); None: the whole repository."""
+    conditions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    """Keys of the history variants whose sessions evidence it; empty: all of them."""
+
+
+@dataclass(frozen=True)
 class Family:
     """One hidden fact and its tasks, in time order."""
 
@@ -68,7 +89,7 @@ class Family:
     """The hidden fact in plain words (documentation; never shown to agents)."""
     memory: str
     """The oracle memory's summary: the fact as a memory, naming the right symbols."""
-    memory_type: Literal["domain", "failure", "procedural"]
+    memory_type: MemoryKind
     conditions: tuple[str, ...]
     module: str | None
     lessons: tuple[str, ...]
@@ -88,6 +109,14 @@ class Family:
     identifiers: tuple[str, ...] = ()
     """The names a memory must carry to convey the fact (functions, constants, files, keys);
     no candidate description may name them."""
+    facts: tuple[Fact, ...] = ()
+    """The oracle memories when there are several (see ``Fact``); empty: one, made of
+    ``memory``, ``memory_type``, ``module`` and ``conditions``."""
+
+    @property
+    def oracle_facts(self) -> tuple[Fact, ...]:
+        """The family's oracle memories, as facts."""
+        return self.facts or (Fact(self.memory, self.memory_type, self.module, self.conditions),)
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,8 @@ class TimelineBuilder:
             gold_patch=self.repo.patch(base, gold),
             decoy_patches=tuple(self.repo.patch(base, d) for d in decoys),
             test_patch=test_patch,
-            view=_view(files_at_base, [rendered.edit_path, *family.explore]),
+            view=_view(files_at_base, [rendered.edit_path, *(
+                family.explore if rendered.explore is None else rendered.explore)]),
         )
         self.items.append(item)
         if history:

@@ -1,4 +1,4 @@
-"""The corpus's repositories: two service repositories written for it and toolz from PyPI."""
+"""The corpus's repositories: three service repositories written for it and toolz from PyPI."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from evals.corpus.repos import (
     billing_gateway,
     billing_scaffold,
     billing_settings,
+    parcels_catalog,
+    parcels_scaffold,
+    parcels_scans,
+    parcels_weights,
     shop_money,
     shop_payment,
     shop_scaffold,
@@ -15,7 +19,7 @@ from evals.corpus.repos import (
     toolz_sentinels,
     toolz_source,
 )
-from evals.corpus.repos.chores import BILLING_CHORES, SHOP_CHORES, TOOLZ_CHORES
+from evals.corpus.repos.chores import BILLING_CHORES, PARCELS_CHORES, SHOP_CHORES, TOOLZ_CHORES
 from evals.corpus.spec import RepoPlan
 
 
@@ -35,6 +39,13 @@ def repo_plans(cache: Path) -> tuple[RepoPlan, ...]:
             reviewers=("lena-b", "omar-h"),
             families=(billing_gateway.FAMILY, billing_settings.FAMILY),
             chores=BILLING_CHORES, start="2024-02-12",
+        ),
+        RepoPlan(
+            name="acme/parcels", kind="service", scaffold=parcels_scaffold.scaffold,
+            authors=("Ines Duarte <ines@acme.example>", "Jonas Vermeulen <jonas@acme.example>"),
+            reviewers=("ines-d", "jvermeulen"),
+            families=(parcels_weights.FAMILY, parcels_scans.FAMILY, parcels_catalog.FAMILY),
+            chores=PARCELS_CHORES, start="2024-02-19",
         ),
         RepoPlan(
             name="pytoolz/toolz", kind="third-party",

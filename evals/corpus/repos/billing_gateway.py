@@ -171,8 +171,8 @@ FAMILY = Family(
     memory="Integration checks only run via `make integration`, which sets "
            "BILLING_INTEGRATION=1 (plain pytest skips tests/integration). Outbound endpoint URLs "
            "must be built with gateway_url(endpoint) from billing/gateway.py, which picks the host "
-           "from BILLING_INTEGRATION; a literal host (either one) or a new env var breaks "
-           "production or the integration run.",
+           "from BILLING_INTEGRATION; never a literal PayGate host (sandbox or api) or a new "
+           "environment variable, which break production or the integration run.",
     memory_type="procedural",
     identifiers=("make integration", "BILLING_INTEGRATION", "gateway_url", "billing/gateway.py"),
     conditions=("adding or changing an outbound payment-provider call",

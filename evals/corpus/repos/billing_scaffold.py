@@ -73,6 +73,19 @@ env:
 '''
 
 
+def compose_yaml(values: dict[str, int]) -> str:
+    """``docker-compose.yml``: the local development environment, with the same variables."""
+    rows = "".join(f'      BILLING_{key.upper()}: "{value}"\n' for key, value in values.items())
+    return f'''# Local development: `docker compose up`.
+services:
+  billing-api:
+    build: .
+    ports:
+      - "8080:8080"
+    environment:
+{rows}'''
+
+
 GATEWAY = '''"""PayGate endpoints."""
 
 from __future__ import annotations
@@ -198,6 +211,7 @@ def scaffold() -> FileChanges:
         "conftest.py": "# Keeps the repository root importable when pytest runs from anywhere.\n",
         "billing/__init__.py": '"""Invoices, dunning and payments through PayGate."""\n',
         "billing/settings.py": settings_module(values), "deploy/values.yaml": values_yaml(values),
+        "docker-compose.yml": compose_yaml(values),
         "billing/gateway.py": GATEWAY, "billing/http.py": HTTP, "billing/invoices.py": INVOICES,
         "billing/reports.py": REPORTS, "tests/test_invoices.py": TEST_INVOICES,
         "tests/integration/test_sandbox.py": TEST_SANDBOX,

@@ -2,7 +2,8 @@
 
 The deployed service reads every setting from ``deploy/values.yaml`` (``BILLING_<KEY>``), which
 overrides ``DEFAULTS`` in ``billing/settings.py``. Changing only the Python default passes the
-unit tests and changes nothing in production.
+unit tests and changes nothing in production; mirroring it in ``docker-compose.yml`` (the same
+variables, for local development) changes nothing either.
 """
 
 from __future__ import annotations
@@ -46,15 +47,15 @@ def test_deployed_{key}_matches_default():
 
 
 def _replace_setting(files: Mapping[str, str], key: str, value: int, *, code: bool,
-                     deploy: bool) -> dict[str, str]:
+                     deploy: bool, local: bool = False) -> dict[str, str]:
     changes: dict[str, str] = {}
     if code:
         changes["billing/settings.py"] = re.sub(
             rf'("{key}": )\d+,', rf"\g<1>{value},", files["billing/settings.py"])
-    if deploy:
-        changes["deploy/values.yaml"] = re.sub(
-            rf'(BILLING_{key.upper()}: ")\d+(")', rf"\g<1>{value}\g<2>",
-            files["deploy/values.yaml"])
+    env = rf'(BILLING_{key.upper()}: ")\d+(")'
+    for wanted, path in ((deploy, "deploy/values.yaml"), (local, "docker-compose.yml")):
+        if wanted:
+            changes[path] = re.sub(env, rf"\g<1>{value}\g<2>", files[path])
     return changes
 
 
@@ -71,6 +72,8 @@ def _variant(key: str, value: int, request: str) -> Variant:
             decoys=(
                 Decoy(f"change the {key} default to {value}",
                       _replace_setting(files, key, value, code=True, deploy=False)),
+                Decoy(f"change the {key} default and the environment variable to {value}",
+                      _replace_setting(files, key, value, code=True, deploy=False, local=True)),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill)},
             test_files=("tests/test_invoices.py", hidden_path),
@@ -105,10 +108,10 @@ FAMILY = Family(
     fact="Every billing setting lives in two places that must change together: DEFAULTS in "
          "billing/settings.py and the BILLING_<KEY> entry in deploy/values.yaml, which the "
          "deployed service reads and which overrides the default.",
-    memory="A billing setting must be changed in two places in the same change: DEFAULTS in "
-           "billing/settings.py and its BILLING_<KEY> line under env in deploy/values.yaml. "
-           "The deployment sets every BILLING_ variable, so a Python default alone never "
-           "reaches staging or production.",
+    memory="A billing setting changes in two places in one change: DEFAULTS in "
+           "billing/settings.py and its BILLING_<KEY> line under env in deploy/values.yaml, "
+           "which the deployment reads and which overrides the default. Never change the "
+           "Python default alone: it never reaches staging or production.",
     memory_type="procedural",
     identifiers=("DEFAULTS", "billing/settings.py", "deploy/values.yaml", "values.yaml"),
     conditions=("changing a default setting of billing-api",),

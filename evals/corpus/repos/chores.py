@@ -162,3 +162,30 @@ TOOLZ_CHORES: tuple[Chore, ...] = (
                   "    The final tuple may be shorter to accommodate extra elements (it is\n"
                   "    never padded)."), ("toolz/itertoolz.py",)),
 )
+
+PARCELS_CHORES: tuple[Chore, ...] = (
+    Chore("Document the hubs", "docs: hubs and their codes",
+          append("README.md", "\n## Hubs\n\nAMS, RTM, LIS and ATH; see `parcels/depots.py`.\n"),
+          ("parcels/depots.py",)),
+    Chore("Add ruff configuration", "chore: ruff config",
+          append("pyproject.toml", '\n[tool.ruff]\nline-length = 100\n'), ("pyproject.toml",)),
+    Chore("Why are rate tables in cents", "", nothing, ("parcels/rating/bands.py",)),
+    Chore("CI workflow", "ci: run the tests on push",
+          create(".github/workflows/ci.yml", "name: ci\non: [push]\njobs:\n  test:\n"
+                 "    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"
+                 "      - run: pip install -e . pytest && make test\n"), ("Makefile",)),
+    Chore("Checkout option order question", "", nothing, ("parcels/checkout.py",)),
+    Chore("Makefile lint target", "chore: make lint",
+          append("Makefile", "\nlint:\n\truff check parcels tests\n"), ("Makefile",)),
+    Chore("Customs value currency question", "", nothing, ("parcels/customs/units.py",)),
+    Chore("Quote error message", "fix: name the grams in the over-limit error",
+          replace("parcels/rating/bands.py", "is over the carrier's limit",
+                  "is over the carrier's weight limit"), ("parcels/rating/bands.py",)),
+    Chore("Changelog for 0.4.0", "chore: release 0.4.0",
+          create("CHANGELOG.md", "# Changelog\n\n## 0.4.0\n\n- new carriers and services\n"),
+          ("pyproject.toml",)),
+    Chore("Scan status values", "docs: scan statuses are lower case",
+          replace("parcels/carriers/scan.py", '"""Scan events from the carriers."""',
+                  '"""Scan events from the carriers (statuses in lower case)."""'),
+          ("parcels/carriers/scan.py",)),
+)

@@ -126,9 +126,9 @@ FAMILY = Family(
     repo="acme/shop-orders",
     fact="Amounts become integer cents only through shop.money.to_cents (Decimal, ROUND_HALF_UP); "
          "float arithmetic, int() and round() lose or mis-round cents.",
-    memory="Money strings become cents only via to_cents() in shop/money.py (Decimal, "
-           "ROUND_HALF_UP). float(amount) * 100 with int() or round() books 2.675 as 267 and "
-           "1.005 as 100; finance expects 268 and 101.",
+    memory="Money strings become integer cents only via to_cents() from shop/money.py "
+           "(Decimal, ROUND_HALF_UP), never through float(amount) * 100 with int() or round(), "
+           "which book 2.675 as 267 and 1.005 as 100 where finance expects 268 and 101.",
     memory_type="domain",
     identifiers=("to_cents", "shop/money.py", "ROUND_HALF_UP"),
     conditions=("converting a storefront amount to cents",),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from evals.corpus.spec import Decoy, Family, Rendered, Variant
+from evals.corpus.spec import Decoy, Fact, Family, Rendered, Variant
 
 # module, function, reference argument, method, how the issue names the payments
 SITES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -141,19 +141,32 @@ def _defect(variant: Variant, rendered: Rendered) -> str:
             "took the same mugs.".format(300 + len(variant.key), variant.key.replace("_", " ")))
 
 
+RESERVE_FACT = Fact(
+    summary="A payment handler must call reserve_stock(db, order) from shop/inventory.py once "
+            "the order is paid: without the reservation the warehouse picks stock that another "
+            "order holds, and the shop oversells.",
+    type="domain", module="shop", conditions=("adding or changing a payment method",),
+)
+FULFIL_FACT = Fact(
+    summary="A payment handler must call create_fulfilment(db, order) from shop/fulfilment.py "
+            "once the order is paid: without the fulfilment a paid order sits in the warehouse "
+            "queue and is never picked.",
+    type="domain", module="shop", conditions=("adding or changing a payment method",),
+)
+
 FAMILY = Family(
     id="shop-paid-order-fulfilment",
     repo="acme/shop-orders",
     fact="Every payment path must reserve stock (reserve_stock) and create the fulfilment "
          "(create_fulfilment) together once the order is paid; either alone breaks the warehouse.",
-    memory="A paid order needs both steps at once: reserve_stock(db, order) from "
-           "shop/inventory.py and create_fulfilment(db, order) from shop/fulfilment.py. A "
-           "payment handler that only opens the fulfilment oversells stock; one that only "
-           "reserves never ships.",
+    memory=f"{RESERVE_FACT.summary} {FULFIL_FACT.summary}",
     memory_type="domain",
     identifiers=("reserve_stock", "create_fulfilment", "shop/inventory.py", "shop/fulfilment.py"),
     conditions=("adding or changing a payment method",),
     module="shop",
+    # One memory per step: each decoy lacks one of them, and a memory naming both would give
+    # every candidate the same support.
+    facts=(RESERVE_FACT, FULFIL_FACT),
     lessons=(
         "Takeaway: a payment handler is not done until it both reserves stock and opens the "
         "fulfilment.",

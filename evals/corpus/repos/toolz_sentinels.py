@@ -28,6 +28,9 @@ class Injection:
     decoy: str
     decoy_description: str
     hidden: str
+    signature: tuple[str, str]
+    """The line that declares the sentinel default, and the same line with ``None`` instead:
+    the second decoy makes ``None`` the default and tests for it (the idiom toolz avoids)."""
 
 
 INJECTIONS: tuple[Injection, ...] = (
@@ -47,6 +50,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert get(5, [1, 2], None) is None\n    assert get('x', {}, None) is None\n\n\n"
         "def test_get_missing_index_raises():\n"
         "    assert raises(IndexError, lambda: get(5, [1, 2]))\n",
+        ('def get(ind, seq, default=no_default):\n',
+         'def get(ind, seq, default=None):\n'),
     ),
     Injection(
         "get_unindexable", "get() on an unindexable value hides the TypeError",
@@ -62,6 +67,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "only fall back to the default when one was passed",
         "def test_get_unindexable_with_none_default():\n    assert get(0, 42, None) is None\n\n\n"
         "def test_get_unindexable_raises():\n    assert raises(TypeError, lambda: get(0, 42))\n",
+        ('def get(ind, seq, default=no_default):\n',
+         'def get(ind, seq, default=None):\n'),
     ),
     Injection(
         "accumulate_initial", "accumulate() yields a bogus first element",
@@ -78,6 +85,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(accumulate(lambda a, b: [a, b], [1], None)) == [None, [None, 1]]\n\n\n"
         "def test_accumulate_empty_without_initial():\n"
         "    assert list(accumulate(add, [])) == []\n",
+        ('def accumulate(binop, seq, initial=no_default):\n',
+         'def accumulate(binop, seq, initial=None):\n'),
     ),
     Injection(
         "reduceby_init", "reduceby() without init crashes",
@@ -95,6 +104,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert reduceby(len, add, ['a', 'bb', 'c']) == {1: 'ac', 2: 'bb'}\n\n\n"
         "def test_reduceby_init_none_is_a_value():\n"
         "    assert reduceby(len, lambda acc, x: [acc, x], ['a'], None) == {1: [None, 'a']}\n",
+        ('def reduceby(key, binop, seq, init=no_default):\n',
+         'def reduceby(key, binop, seq, init=None):\n'),
     ),
     Injection(
         "partition_pad", "partition() pads when it should drop the tail",
@@ -110,6 +121,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(partition(2, [1, 2, 3], pad=None)) == [(1, 2), (3, None)]\n\n\n"
         "def test_partition_drops_tail_without_pad():\n"
         "    assert list(partition(2, [1, 2, 3])) == [(1, 2)]\n",
+        ('def partition(n, seq, pad=no_pad):\n',
+         'def partition(n, seq, pad=None):\n'),
     ),
     Injection(
         "diff_default", "diff() pads sequences of unequal length",
@@ -128,6 +141,8 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(diff([1, 2, 3], [1, 2], default=None)) == [(3, None)]\n\n\n"
         "def test_diff_stops_at_shorter_without_default():\n"
         "    assert list(diff([1, 2, 3], [1, 2])) == []\n",
+        ("    default = kwargs.get('default', no_default)\n",
+         "    default = kwargs.get('default')\n"),
     ),
 )
 
@@ -149,13 +164,14 @@ def _variant(injection: Injection) -> Variant:
     def render(files: Mapping[str, str]) -> Rendered:
         clean = files[SOURCE]
         buggy = _swap(clean, injection.original, injection.injected, injection.key)
+        with_decoy = _swap(buggy, injection.injected, injection.decoy, injection.key)
         return Rendered(
             site={SOURCE: buggy},
             gold={SOURCE: clean},
             gold_description=injection.decoy_description,
-            decoys=(Decoy(injection.decoy_description,
-                          {SOURCE: _swap(buggy, injection.injected, injection.decoy,
-                                         injection.key)}),),
+            decoys=(Decoy(injection.decoy_description, {SOURCE: with_decoy}),
+                    Decoy(f"{injection.decoy_description}, defaulting to None",
+                          {SOURCE: _swap(with_decoy, *injection.signature, injection.key)})),
             hidden_tests={hidden_path: HIDDEN_HEADER + injection.hidden},
             test_files=("toolz/tests/test_itertoolz.py", hidden_path),
             edit_path=SOURCE,
@@ -186,11 +202,12 @@ FAMILY = Family(
     repo="pytoolz/toolz",
     fact="In toolz, None is a legitimate default/pad/initial value; 'argument not given' is "
          "tested only against the sentinels no_default (toolz.utils) and no_pad (itertoolz).",
-    memory="toolz treats None as a real value for default=, pad= and initial= arguments "
-           "(get(i, seq, None) returns None, partition(n, seq, pad=None) pads with None). "
-           "Whether the caller passed the argument is checked against the no_default sentinel "
-           "(toolz.utils; reduceby caches the test as is_no_default) or no_pad in "
-           "toolz/itertoolz.py, never with `is None`.",
+    # The memory names no function: a decoy that rewrites a signature adds the function's
+    # name, and a memory naming it would support that decoy.
+    memory='toolz tells "argument not given" by its sentinels only: compare with no_default '
+           "(toolz.utils; cached as is_no_default) or no_pad in toolz/itertoolz.py. None passed "
+           "by a caller is a real default, pad or initial value to return or fill with; never "
+           "treat it as missing.",
     memory_type="domain",
     identifiers=("no_default", "no_pad", "is_no_default"),
     conditions=("changing optional-argument handling in toolz/itertoolz.py",),
