@@ -76,7 +76,8 @@ def failure_excerpt(run: Run, limit: int = 180) -> str:
         text = ""  # pytest cut the summary short: the ``E`` lines say it whole
     if not text:
         output = run.output.splitlines()
-        found = [line.strip()[1:].strip() for line in output if line.startswith("E ")]
+        found = [line.strip()[1:].strip() for line in output if line.startswith("E ")
+                 and "Full output truncated" not in line and line[1:].strip() not in ("", "...")]
         found = found or [
             line.strip() for line in output if re.search(r"(Error|Exception)\b.*:", line)
         ]
@@ -114,7 +115,8 @@ def failures(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     The episode runs from a failing run to the run that shows it fixed (``_resolves``). Its
     memory names, as identifiers (``dreamer.extract.names``), what the failed attempt brought in
     (or, with no attempt in the session, what the fix took away) and what the passing fix brought
-    in, with the files the fix had to touch beyond the attempt's: never copied code lines.
+    in, with the files the fix had to touch beyond the attempt's and the commands it had to run
+    (a generator, a ``make`` target): never copied code lines.
     """
     runs = view.runs
     tests_run = [r for r in runs if r.is_test and r.status in ("ok", "failed")]
@@ -144,7 +146,8 @@ def failures(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         previous = runs[i - 1].result_seq if i > 0 else -1
         attempts = view.edits_between(previous, first.seq) + view.edits_between(first.seq, last.seq)
         fixes = view.edits_between(last.seq, fix.seq) if fix else []
-        cand = _failure(view, citer, first, last, fix, attempts, fixes)
+        ran = _commands_between(view, last.seq, fix.seq) if fix else []
+        cand = _failure(view, citer, first, last, fix, attempts, fixes, ran)
         if cand is not None:
             out.append(cand)
     return out
@@ -159,8 +162,18 @@ def edit_names(edits: list[Edit]) -> ChangeNames:
     return change_names([*hunks, *written])
 
 
+def _commands_between(view: SessionView, after: int, before: int) -> list[Run]:
+    """Commands that did something between a failure and the run that passed: not a test run,
+    not a look around (``ls``, ``cat``, ``git``...), and themselves successful."""
+    from dreamer.extract.procedures import _TRIVIAL_PROGRAMS, program
+
+    return [r for r in view.runs if after < r.seq < before and not r.is_test
+            and r.status in ("ok", "unknown") and program(r.command) not in _TRIVIAL_PROGRAMS]
+
+
 def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Run | None,
-             attempts: list[Edit], fixes: list[Edit]) -> Candidate | None:
+             attempts: list[Edit], fixes: list[Edit], ran: list[Run] | None = None
+             ) -> Candidate | None:
     tried = edit_names(attempts)
     fixed = edit_names(fixes)
     used = [n for n in fixed.added if n not in tried.added]
@@ -173,7 +186,7 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     also = [p for p in fixed.paths if tried.paths and p not in tried.paths]
     if fix is None and not first.failed_tests:
         return None  # an error that was never resolved teaches nothing checkable
-    if fix is not None and not (used or wrong or also) and fix.command == first.command:
+    if fix is not None and not (used or wrong or also or ran) and fix.command == first.command:
         return None  # it passed again with nothing to say why: no fact to keep
     what = tests_text(first.failed_tests) if first.failed_tests else f"`{clip(first.command, 80)}`"
     where = f"Changing {', '.join(f'`{p}`' for p in paths[:3])}: " if paths else ""
@@ -190,6 +203,8 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
             fixed_by.append(f"used {shown(used)}")
         if also:
             fixed_by.append(f"also changed {shown(also, 3)}")
+        if ran:
+            fixed_by.append("ran " + ", ".join(f"`{clip(r.command, 60)}`" for r in ran[:2]))
         if not fixed_by and fix.command != first.command:
             fixed_by.append(f"ran as `{clip(fix.command, 100)}`")
         if not fixed_by:
