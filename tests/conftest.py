@@ -16,8 +16,10 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("DSPY_CACHEDIR", "/tmp/dreamer-tests-dspy-cache")
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-"""The real public data beside the project (``../shared/data``); tests skip when absent."""
+SHARED_DATA = Path(os.environ.get("DREAMER_SHARED_DATA")
+                   or Path(__file__).resolve().parents[1].parent / "shared" / "data")
+"""The real public data beside the project (``../shared/data``, or ``DREAMER_SHARED_DATA``);
+tests skip when absent."""
 
 
 @pytest.fixture(autouse=True)
