@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from dreamer.errors import IngestError
 from dreamer.ingest import files
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
@@ -187,6 +189,13 @@ def parse_file(
         sessions = adapter.parse(doc, ctx)
     except IngestError:
         raise
+    except ValidationError as exc:  # a value of the wrong type reached a Session field
+        error = exc.errors()[0]
+        field = ".".join(str(part) for part in error["loc"]) or "session"
+        raise IngestError(
+            f"{adapter.name}: the session's {field} cannot be read: {error['msg']} "
+            f"(got {_short(error.get('input'))})", field,
+        ) from exc
     except Exception as exc:  # an adapter bug or an input shape nobody foresaw
         raise IngestError(
             f"{adapter.name} adapter could not read the file: {type(exc).__name__}: "
@@ -294,6 +303,11 @@ def _storable(text: str) -> str:
     """A reason any store can hold: no NUL or unpaired surrogate, at most 2,000 characters."""
     clean = text.encode("utf-8", errors="replace").decode("utf-8").replace("\x00", "\ufffd")
     return clean if len(clean) <= 2000 else clean[:1997] + "..."
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _first_line(exc: BaseException) -> str:

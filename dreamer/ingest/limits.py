@@ -12,7 +12,7 @@ the limit it broke and where; a value the store cannot hold is made safe (see ``
 | integer digits | 64 | ``DREAMER_INGEST_MAX_INT_DIGITS`` | quarantined |
 | events per session | 100,000 | ``DREAMER_INGEST_MAX_EVENTS`` | quarantined |
 | characters of one event's text | 1,000,000 | ``DREAMER_INGEST_MAX_TEXT`` | cut, with a warning |
-| characters of a name (repo, branch, task, ...) | 255 | (the store's column width) | refused, with a warning |
+| characters of a name (repo, branch, task) | 255 | (the store's columns) | refused, warned |
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def int_parser(limits: Limits, text: str) -> Any:
             raise IngestError(
                 f"an integer of {digits} digits, over the limit of {limits.max_int_digits} "
                 "(DREAMER_INGEST_MAX_INT_DIGITS)",
-                _where(text, re.search(r"-?\d{%d,}" % (limits.max_int_digits + 1), text)),
+                _where(text, re.search(rf"-?\d{{{limits.max_int_digits + 1},}}", text)),
             )
         return int(token)
 

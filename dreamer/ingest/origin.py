@@ -181,7 +181,9 @@ def shown_repo(session: Session) -> tuple[str, str] | None:
     return None
 
 
-def complete_origin(session: Session, mtime: datetime | None) -> tuple[Session, list[IngestWarning]]:
+def complete_origin(
+    session: Session, mtime: datetime | None
+) -> tuple[Session, list[IngestWarning]]:
     """``session`` with a time and a repository wherever its events show them, and a warning
     for each that is still unknown (see the module docstring for the order)."""
     metadata: dict[str, Any] = dict(session.metadata)

@@ -3,8 +3,8 @@
 What a trajectory says is data, and data can be hostile: a repository name of 100,000
 characters, a NUL inside an edit path, ``../../etc/passwd`` as a file the agent "edited", a
 timestamp in the year 2508. ``safe_session`` returns the session with every such value refused
-or repaired, and one ``IngestWarning`` for each, so nothing is silently changed: names and paths that
-break the rules are left out (the event's text keeps what was written), text is repaired
+or repaired, and one ``IngestWarning`` for each, so nothing is silently changed: names and
+paths that break the rules are left out (the event's text keeps what was written), text is repaired
 (NUL and unpaired surrogates become U+FFFD; text over the limit is cut), implausible times are
 dropped. A session over the event limit is refused whole (``IngestError``).
 """
@@ -107,14 +107,16 @@ def safe_session(session: Session, limits: Limits) -> tuple[Session, list[Ingest
                    else _name_problem(value, width))
         if problem:
             update[field] = None
-            warnings.append(IngestWarning("refused_name", f"{field} {_shown(value)} refused: {problem}"))
+            warnings.append(
+                IngestWarning("refused_name", f"{field} {_shown(value)} refused: {problem}"))
     now = datetime.now(UTC)
     for field in ("started_at", "ended_at"):
         value = getattr(session, field)
         if not plausible_time(value, now):
             update[field] = None
-            warnings.append(IngestWarning("implausible_time", f"{field} {value} refused: not between "
-                                    f"{EARLIEST.year} and now"))
+            warnings.append(IngestWarning(
+                "implausible_time",
+                f"{field} {value} refused: not between {EARLIEST.year} and now"))
     events, counts = _safe_events(session.events, limits, now)
     warnings += [IngestWarning(code, f"{n} event(s): {_EVENT_NOTES[code]}")
                  for code, n in sorted(counts.items())]
