@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json
+from dreamer.commands.common import console, esc, fail, print_json
 
 _BUDGETS = "0,256,512,1024,2048,4096,all"
 _MARK = {"resolved": "[green]✓[/green]", "unresolved": "[red]✗[/red]",
@@ -142,7 +142,7 @@ def _show(result, summary: dict[str, Any]) -> None:  # type: ignore[no-untyped-d
             if arm in result.baselines:
                 hit = rows[rows["arm"] == arm]
                 cells.append(_MARK[hit["status"].iloc[0]] if len(hit) else "")
-        table.add_row(str(instance), *cells)
+        table.add_row(esc(instance), *cells)
     rates = [f"{r.rate:.0%}" for r in result.success.values()]
     table.add_row("[bold]success[/bold]", *rates,
                   *(f"{r.rate:.0%}" for r in result.baselines.values()))
@@ -156,13 +156,13 @@ def _show(result, summary: dict[str, Any]) -> None:  # type: ignore[no-untyped-d
               f"infra errors {summary['infra_errors']}", highlight=False)
     infra = frame[frame["status"] == "infra_error"]
     for _, row in infra.drop_duplicates(["instance_id", "reason"]).iterrows():
-        out.print(f"  [yellow]![/yellow] {row['instance_id']}: {row['reason']}")
+        out.print(f"  [yellow]![/yellow] {esc(row['instance_id'])}: {esc(row['reason'])}")
     for label, test in summary["comparison"].items():
         if label != "bank":
             out.print(f"  vs {summary['comparison']['bank']} at {label}: only this "
                       f"{test['only_first']}, only that {test['only_second']}, "
                       f"McNemar p={test['p_value']:.3g}", highlight=False)
-    out.print(f"plot {summary['plot']} · artifacts {summary['run_dir']} · wall "
+    out.print(f"plot {esc(summary['plot'])} · artifacts {esc(summary['run_dir'])} · wall "
               f"{summary['wall_s']:.1f}s (tests {summary['test_time_s']:.1f}s)"
               + (f" · mlflow run {summary['mlflow_run_id']}" if "mlflow_run_id" in summary else ""),
               highlight=False)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json
+from dreamer.commands.common import console, esc, fail, print_json
 
 DEMO_STRATEGIES = "none,default,aggressive,no-forgetting"
 DEMO_BUDGETS = "0,256,1024,all"
@@ -125,11 +125,11 @@ def _print_outcomes(outcomes: list[dict[str, Any]]) -> None:
     out = console()
     for o in outcomes:
         verdict = "[green]promoted[/green]" if o["promoted"] else "[yellow]not promoted[/yellow]"
-        out.print(f"{o['repo']}: candidate {o['candidate']} {verdict} "
+        out.print(f"{esc(o['repo'])}: candidate {o['candidate']} {verdict} "
                   f"({o['wins']} wins, {o['losses']} losses, p={o['p_value']}, "
                   f"{o['candidate_tokens']} tokens)")
         for reason in o["reasons"]:
-            out.print(f"  - {reason}", highlight=False)
+            out.print(f"  - {esc(reason)}", highlight=False)
 
 
 def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
@@ -144,8 +144,8 @@ def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
     for column in table.columns:
         view.add_column(str(column), justify="left" if column == "strategy" else "right")
     for row in table.itertuples(index=False):
-        view.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row))
+        view.add_row(*(f"{v:.2f}" if isinstance(v, float) else esc(v) for v in row))
     out = console()
     out.print(view)
-    out.print(f"plot: {result['plot']}")
+    out.print(f"plot: {esc(result['plot'])}")
     out.print(f"MLflow parent run: {result['run_id']}")
