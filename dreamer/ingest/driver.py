@@ -21,7 +21,7 @@ from dreamer.ingest import files
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
 from dreamer.ingest.files import collect, shown_path
 from dreamer.ingest.limits import Limits, check_structure, deep_nesting, int_parser
-from dreamer.ingest.origin import complete_origin
+from dreamer.ingest.origin import complete_origin, with_native_id
 from dreamer.ingest.redaction import redact_session
 from dreamer.ingest.values import safe_session
 from dreamer.models import Session, sha256_bytes
@@ -207,6 +207,7 @@ def parse_file(
 
 
 def _finish(session: Session, limits: Limits, mtime: datetime | None) -> Session:
+    session = with_native_id(session)
     safe, warnings = safe_session(session, limits)
     complete, more = complete_origin(safe, mtime)
     redacted = redact_session(complete)
@@ -276,10 +277,13 @@ def _store_file(store: Store, data: bytes, name: str, defaults: Defaults, fmt: s
     if result.status == "duplicate":  # another process stored it since we looked
         report.duplicates.append({"path": name, "sha256": result.sha256, "status": "ingested"})
         return
-    report.ingested.append(
-        {"path": name, "sha256": result.sha256, "format": source_format,
-         "sessions": list(result.sessions)}
-    )
+    entry: dict[str, object] = {"path": name, "sha256": result.sha256,
+                                "format": source_format, "sessions": list(result.sessions)}
+    if result.extended:
+        entry["extended"] = list(result.extended)
+    if result.covered:
+        entry["covered"] = list(result.covered)
+    report.ingested.append(entry)
     for session in sessions:
         for warning in session.metadata.get("warnings", ()):
             report.warnings.append({"path": name, "session": session.id, **warning})

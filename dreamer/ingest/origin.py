@@ -220,3 +220,25 @@ def complete_origin(
     if update or metadata != session.metadata:
         session = session.model_copy(update=update | {"metadata": metadata})
     return session, warnings
+
+
+def with_native_id(session: Session) -> Session:
+    """``session`` with ``metadata["native_id"]``: the id its agent gave it, by which a later,
+    longer copy of the same log is recognised as a new version (``dreamer.store.versions``).
+
+    Claude Code's ``sessionId``; OpenHands' session id where the file carries one; for
+    SWE-agent and mini-swe-agent, the task id and the file's name (a trajectory is rewritten in
+    place as the run goes); dreamer's format, ``metadata.session_id``.
+    """
+    meta = session.metadata
+    native: str | None = None
+    if session.source_format == "claude-code" and meta.get("session_id"):
+        native = f"claude-code:{meta['session_id']}"
+    elif session.source_format in ("openhands", "dreamer") and meta.get("session_id"):
+        native = f"{session.source_format}:{meta['session_id']}"
+    elif session.source_format in ("swe-agent", "mini-swe-agent") and session.source_path:
+        name = PurePosixPath(session.source_path.replace("\\", "/")).name
+        native = f"{session.source_format}:{session.task_id or ''}:{name}:{session.ordinal}"
+    if native is None or not isinstance(native, str):
+        return session
+    return session.model_copy(update={"metadata": {**meta, "native_id": native[:255]}})
