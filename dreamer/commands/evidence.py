@@ -50,6 +50,38 @@ def register(app: typer.Typer) -> None:
         _print_report(report)
 
     @app.command()
+    def pull(
+        sources: Annotated[list[str] | None, typer.Argument(
+            help="Folders, or agents' standard places: claude-code (~/.claude/projects), "
+            "openhands (~/.openhands/sessions), swe-agent (./trajectories). Default: every "
+            "standard place that exists.")] = None,
+        repo: Annotated[str | None, typer.Option(help="Repository, for every session.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """Ingest what changed in each source since the last pull (a watermark per source).
+
+        A session log that grew since is read again and extends its stored session.
+        """
+        from dreamer.ingest import Defaults
+        from dreamer.ingest.pull import PLACES, resolve
+        from dreamer.ingest.pull import pull as run_pull
+
+        chosen = list(sources or [n for n in PLACES if resolve(n).path.exists()])
+        if not chosen:
+            fail("no source given and no standard place exists ("
+                 + ", ".join(f"{n}: {p}" for n, p in PLACES.items()) + ")", code=2)
+        result = run_pull(store_or_exit(), chosen, Defaults(repo=repo))
+        if as_json:
+            print_json(result.summary())
+            return
+        for source in result.sources:
+            state = "missing" if source["missing"] else (
+                f"{source['read']} read, {source['unchanged']} unchanged")
+            console().print(f"[bold]{esc(source['source'])}[/bold] ({esc(source['path'])}): "
+                            f"{state}", highlight=False)
+        _print_report(result.report)
+
+    @app.command()
     def sessions(
         repo: Annotated[str | None, typer.Option(help="Only this repository's sessions.")] = None,
         problems: Annotated[bool, typer.Option(

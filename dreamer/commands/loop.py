@@ -99,7 +99,8 @@ def register(app: typer.Typer) -> None:
         store = open_store()
         out.rule("1/4 ingest the sample's sessions")
         ingested = ingest_sources(store, config)
-        out.print(f"{ingested['ingested']} files ingested, {ingested['duplicates']} already there, "
+        out.print(f"{ingested['ingested']} files ingested, "
+                  f"{ingested['duplicates'] + ingested['unchanged']} already there, "
                   f"{ingested['quarantined']} quarantined; {store.evidence.count_sessions()} sessions")
         out.rule("2/4 extract memories")
         extracted = extract_new(store, config)

@@ -168,7 +168,7 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
 
 def parse_file(
     data: bytes, path: str, defaults: Defaults, fmt: str = "auto",
-    mtime: datetime | None = None, limits: Limits | None = None,
+    mtime: datetime | None = None, limits: Limits | None = None, session_id: str | None = None,
 ) -> tuple[str, list[Session]]:
     """Decode and parse one file into sessions ready for the store: (format name, sessions),
     or raise IngestError.
@@ -176,7 +176,8 @@ def parse_file(
     Each session's values are made safe (``values.safe_session``), its time and repository
     completed from what it shows (``origin.complete_origin``) and its secrets redacted
     (``redaction.redact_session``); what was refused or is missing is listed in its
-    ``metadata["warnings"]``.
+    ``metadata["warnings"]``. ``session_id`` is the agent's id for the session when only the
+    file's place says it (an OpenHands ``sessions/<sid>/events`` folder).
     """
     limits = limits or Limits.from_env()
     doc = decode(data, path, limits)
@@ -203,6 +204,9 @@ def parse_file(
         ) from exc
     if not sessions:
         raise IngestError(f"no session found in this {adapter.name} file", "document root")
+    if session_id:
+        sessions = [s if s.metadata.get("session_id") else s.model_copy(
+            update={"metadata": {**s.metadata, "session_id": session_id}}) for s in sessions]
     return adapter.name, [_finish(s, limits, mtime) for s in sessions]
 
 
@@ -249,14 +253,16 @@ def ingest_file(
     """
     limits = limits or Limits.from_env()
     name = shown_path(path)
+    folder = files.is_events_folder(path)
     try:
-        read = files.read(path, limits)
+        read = files.read_events_folder(path, limits) if folder else files.read(path, limits)
     except files.Skip as exc:
         report.skipped.append({"path": name, "reason": exc.reason})
         return
     data = read.data
     try:
-        _store_file(store, data, name, defaults, fmt, read.mtime, limits, report)
+        _store_file(store, data, name, defaults, fmt, read.mtime, limits, report,
+                    path.parent.name if folder else None)
     except IngestError as exc:
         _quarantine(store, data, name, exc.reason, exc.where, report)
     except Exception as exc:  # the store refused a value: keep the file, say what refused it
@@ -265,14 +271,15 @@ def ingest_file(
 
 
 def _store_file(store: Store, data: bytes, name: str, defaults: Defaults, fmt: str,
-                mtime: datetime, limits: Limits, report: IngestReport) -> None:
+                mtime: datetime, limits: Limits, report: IngestReport,
+                session_id: str | None = None) -> None:
     previous = store.evidence.ingestion(sha256_bytes(data))
     if previous is not None:
         report.duplicates.append(
             {"path": name, "sha256": previous.sha256, "status": previous.status}
         )
         return
-    source_format, sessions = parse_file(data, name, defaults, fmt, mtime, limits)
+    source_format, sessions = parse_file(data, name, defaults, fmt, mtime, limits, session_id)
     result = store.evidence.add_ingested(data, name, source_format, sessions)
     if result.status == "duplicate":  # another process stored it since we looked
         report.duplicates.append({"path": name, "sha256": result.sha256, "status": "ingested"})

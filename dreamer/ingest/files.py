@@ -10,6 +10,7 @@ limit, so a FIFO or ``/dev/zero`` named on the command line is skipped, never wa
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,7 +60,9 @@ def collect(paths: list[Path], skipped: list[dict[str, object]]) -> list[Path]:
     for path in paths:
         if not os.path.lexists(path):
             raise FileNotFoundError(f"no such file or folder: {path}")
-        if path.is_dir():
+        if path.is_dir() and is_events_folder(path):
+            files.append(path)
+        elif path.is_dir():
             if path.is_symlink():
                 skipped.append({"path": shown_path(path),
                                 "reason": "a link to a folder; name the folder itself to walk it"})
@@ -89,7 +92,7 @@ def _walk(root: Path, skipped: list[dict[str, object]]) -> list[Path]:
             if reason is not None:
                 skipped.append({"path": shown_path(path), "reason": reason})
             elif entry.is_dir(follow_symlinks=False):
-                stack.append(path)
+                (found if is_events_folder(path) else stack).append(path)
             else:
                 found.append(path)
     return sorted(found, key=str)
@@ -135,6 +138,41 @@ def _dangling(link: Path) -> str:
         return f"a dangling link (to {shown_path(os.readlink(link))})"
     except OSError:
         return "a dangling link"
+
+
+_EVENT_FILE = re.compile(r"^\d+\.json$")
+
+
+def is_events_folder(path: Path) -> bool:
+    """OpenHands keeps a session as ``sessions/<sid>/events/<n>.json``, one file per event:
+    such a folder is read as one trajectory (its events in order)."""
+    if path.name != "events":
+        return False
+    try:
+        names = [entry.name for entry in os.scandir(path)]
+    except OSError:
+        return False
+    return bool(names) and all(_EVENT_FILE.match(name) for name in names)
+
+
+def read_events_folder(path: Path, limits: Limits) -> FileBytes:
+    """An OpenHands events folder as one JSON Lines stream, events in numeric order (what is
+    stored verbatim is this stream: each line is one event file's content on one line)."""
+    names = sorted((n for n in os.listdir(path) if _EVENT_FILE.match(n)),
+                   key=lambda n: int(n.split(".")[0]))
+    lines: list[bytes] = []
+    newest = 0.0
+    size = 0
+    for name in names:
+        part = read(path / name, limits)
+        newest = max(newest, part.mtime.timestamp())
+        # One line per event: a raw line break in valid JSON is only ever whitespace.
+        line = part.data.replace(b"\r", b" ").replace(b"\n", b" ")
+        size += len(line) + 1
+        if size > limits.max_bytes:
+            raise Skip(f"its events are over the {limits.max_bytes}-byte limit together")
+        lines.append(line)
+    return FileBytes(b"\n".join(lines) + b"\n", datetime.fromtimestamp(newest, tz=UTC))
 
 
 def read(path: Path, limits: Limits) -> FileBytes:
