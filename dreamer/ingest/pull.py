@@ -6,7 +6,7 @@ A source is a folder, or the name of an agent's standard place:
 | --- | --- | --- |
 | ``claude-code`` | ``~/.claude/projects`` | one JSONL per session, appended while it runs |
 | ``openhands`` | ``~/.openhands/sessions`` | ``<sid>/events/<n>.json``, one file per event |
-| ``swe-agent`` | ``./trajectories`` | ``<user>/<run>/<instance>/<instance>.traj``, rewritten as it runs |
+| ``swe-agent`` | ``./trajectories`` | ``<user>/<run>/<id>/<id>.traj``, rewritten as it runs |
 
 Each source has a watermark in the store: the newest modification time it has given, but never
 later than two seconds before the pull began (a file written again within the clock's
@@ -66,11 +66,12 @@ class PullReport:
         return {**self.report.summary(), "sources": self.sources}
 
 
-def pull(store: Store, specs: list[str], defaults: Defaults = Defaults(),
+def pull(store: Store, specs: list[str], defaults: Defaults | None = None,
          base: Path | None = None, limits: Limits | None = None) -> PullReport:
     """Ingest what changed in each source since its watermark; then move the watermark."""
     import dreamer.ingest.adapters  # noqa: F401  (registers every adapter)
 
+    defaults = defaults or Defaults()
     limits = limits or Limits.from_env()
     out = PullReport()
     for spec in specs:
