@@ -173,7 +173,8 @@ def _extract_repo(
             if written is not None:
                 result.redacted.update(written.redacted)
                 reread.get(session.id, set()).add(written.memory.id)
-            verdict = gate.judge(cand, vocabulary, written.memory.id if written else None)
+            verdict = gate.judge(cand, vocabulary, written.memory.id if written else None,
+                                 code=citer)
             if verdict.kept and written is not None:
                 kept.append(written.memory)
                 mine += 1
