@@ -35,7 +35,7 @@ FAILING = ("F                                                                   
            ">       assert discount(99.0, 10) == 89.1\nE       assert 90.0 == 89.1\n"
            "{note}\nFAILED tests/test_pricing.py::test_discount - assert 90.0 == 89.1\n"
            "1 failed in 0.02s\n")
-PASSING = "{note}\n.                                                       [100%]\n1 passed in 0.01s\n"
+PASSING = "{note}\n.                                              [100%]\n1 passed in 0.01s\n"
 DIFF = ("diff --git a/widgets/pricing.py b/widgets/pricing.py\n--- a/widgets/pricing.py\n"
         "+++ b/widgets/pricing.py\n@@ -1,2 +1,2 @@{extra_header}\n def discount(price, pct):\n"
         "-    return price - price * pct // 100\n+    return price - price * pct / 100\n{extra}")
@@ -86,7 +86,8 @@ def _session(row: dict[str, Any], base: str) -> str:
         add("observation", f"<html><body><p>{text}</p></body></html>", "environment",
             exit_code=0, cause=seq)
     if place == "git_log":
-        seq = add("command", "git log -3 --format=%s", "assistant", command="git log -3 --format=%s")
+        line = "git log -3 --format=%s"
+        seq = add("command", line, "assistant", command=line)
         add("observation", f"pricing\n{text}\ninitial", "environment", exit_code=0, cause=seq)
     seq = add("command", "python -m pytest tests/test_pricing.py", "assistant",
               command="python -m pytest tests/test_pricing.py")
