@@ -14,9 +14,13 @@ DEMO_BUDGETS = "0,256,1024,all"
 
 
 def prefect_environment() -> None:
-    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's."""
+    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's; and a
+    watchdog that stops every child of this run (Prefect's server, test runs) when it ends,
+    however it ends (``dreamer.watchdog``)."""
     from dreamer import settings
+    from dreamer.watchdog import watch
 
+    watch()
     os.environ.setdefault("PREFECT_HOME", str(settings.home() / "prefect"))
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
