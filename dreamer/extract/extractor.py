@@ -157,7 +157,7 @@ def _extract_repo(
         view = SessionView(session)
         citer = CodeCiter(
             reader,
-            reader.locate(session.repo, session.metadata.get("repo_path")),
+            reader.locate(session.repo, session.metadata.get("repo_path"), view.commits),
             view.commits,
         )
         candidates, failure = _propose(view, citer, model)
