@@ -9,12 +9,9 @@ commit, instance id) and ``trajectory[].execution_time``.
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
@@ -31,9 +28,8 @@ from dreamer.ingest.building import (
     single_object,
     to_utc,
 )
-from dreamer.ingest.origin import instance_origin, repo_from_dir, repo_from_url
 from dreamer.ingest.parsing import swe_agent_edit_paths
-from dreamer.ingest.values import repo_name_problem
+from dreamer.ingest.swe_agent_config import as_dict, config_time, origin
 from dreamer.models import EventKind, Session
 
 # SWE-agent's own tools (not shell programs): recorded as the command's ``tool``.
@@ -87,84 +83,6 @@ def _time(value: Any, where: str) -> datetime | None:
     if when is None:
         raise IngestError(f"{where} is not an ISO 8601 time: {value!r}", where)
     return when
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    """A field that versions write either as a dict or as its JSON (or Python repr) text."""
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, str) and value.strip().startswith("{"):
-        for load in (json.loads, ast.literal_eval):
-            try:
-                loaded = load(value)
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(loaded, dict):
-                return loaded
-    return {}
-
-
-def _named_repo(value: Any) -> str | None:
-    """A repository from one of ``replay_config``'s fields: a URL, ``owner/name``, a local path
-    (its last part) or an instance id; None for a container's default (``testbed``)."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    value = value.strip()
-    if "://" in value or value.startswith("git@"):
-        return repo_from_url(value)
-    if value.startswith(("/", "~", ".")):
-        return repo_from_dir(value)
-    if "/" in value:
-        return value.removesuffix(".git") if repo_name_problem(value) is None else None
-    return repo_from_dir(value)
-
-
-def _origin(traj: _Traj, path: str) -> dict[str, Any]:
-    """Repository, base commit and task id: from ``replay_config`` (``repo_name``,
-    ``env.repo.repo_name``/``github_url``/``path``), ``environment``, the task id (a SWE-bench or
-    SWE-smith instance id, or the file's name); ``repo_source`` says which."""
-    config = _as_dict(traj.replay_config)
-    env = _as_dict(config.get("env")) or _as_dict(traj.environment)
-    repo_cfg = _as_dict(env.get("repo"))
-    problem = _as_dict(config.get("problem_statement"))
-    stem = PurePath(path).name.split(".traj")[0]
-    task_id = problem.get("id") or config.get("instance_id")
-    named_task = str(task_id) if task_id else None
-    instance = instance_origin(named_task) or instance_origin(stem)
-    if task_id is None and instance_origin(stem):
-        task_id = stem
-    choices = [
-        ("replay_config.repo_name", config.get("repo_name")),
-        ("replay_config.env.repo.repo_name", repo_cfg.get("repo_name")),
-        ("replay_config.env.repo.github_url", repo_cfg.get("github_url")),
-        ("replay_config.github_url", config.get("github_url")),
-        ("replay_config.env.repo.path", repo_cfg.get("path")),
-        ("replay_config.env.repo", env.get("repo") if isinstance(env.get("repo"), str) else None),
-        ("environment", traj.environment if isinstance(traj.environment, str)
-         and ("/" in traj.environment or "__" in traj.environment) else None),
-    ]
-    repo, source = None, None
-    for where, value in choices:
-        repo = _named_repo(value)
-        if repo:
-            source = where
-            break
-    if repo is None and instance is not None:
-        repo, source = instance.repo, "task-id"
-    commit = repo_cfg.get("base_commit")
-    if not isinstance(commit, str) or not commit.strip() or commit.strip() == "HEAD":
-        commit = instance.commit if instance else None
-    return {"repo": repo, "task_id": task_id, "commit_start": commit, "repo_source": source}
-
-
-def _config_time(traj: _Traj) -> datetime | None:
-    """``replay_config.created_at`` (the run's start, where a recorder writes it)."""
-    config = _as_dict(traj.replay_config)
-    for value in (config.get("created_at"), _as_dict(config.get("env")).get("created_at")):
-        when = to_utc(value)
-        if when is not None:
-            return when
-    return None
 
 
 @dataclass(frozen=True)
@@ -281,14 +199,14 @@ class SweAgentAdapter(TrajectoryAdapter):
         if reading.task:
             log.add(EventKind.MESSAGE, reading.task, role="user")
         # Paths a review names are made relative to the repository root: the shortest workdir.
-        workdirs = {str(_as_dict(step.state).get("working_dir") or "/testbed")
+        workdirs = {str(as_dict(step.state).get("working_dir") or "/testbed")
                     for step in traj.trajectory}
         roots = sorted(workdirs | {"/testbed"}, key=len)
         open_file: str | None = None
         submitted = False
         for index, step in enumerate(traj.trajectory):
             _add_turns(log, reading.turns, index, roots)
-            state = _as_dict(step.state)
+            state = as_dict(step.state)
             workdir = str(state.get("working_dir") or "/testbed")
             if state.get("open_file") not in (None, "n/a"):
                 open_file = str(state["open_file"])
@@ -320,21 +238,21 @@ class SweAgentAdapter(TrajectoryAdapter):
         outcome = normal_outcome(info.get("exit_status")) or ("submitted" if submitted else None)
         metadata = {
             "exit_status": info.get("exit_status"),
-            "model_stats": _as_dict(info.get("model_stats")) or info.get("model_stats"),
+            "model_stats": as_dict(info.get("model_stats")) or info.get("model_stats"),
             "environment": traj.environment if isinstance(traj.environment, str) else None,
             "agent_version": info.get("swe_agent_version"),
         }
-        origin = _origin(traj, doc.path or ctx.source_path)
-        metadata["repo_source"] = origin.pop("repo_source")
+        found = origin(traj.replay_config, traj.environment, doc.path or ctx.source_path)
+        metadata["repo_source"] = found.pop("repo_source")
         times = {key: _time(info.get(key), f"info.{key}") for key in ("started_at", "ended_at")}
         if any(times.values()):
             metadata["time_source"] = "info"
-        elif (created := _config_time(traj)) is not None:
+        elif (created := config_time(traj.replay_config)) is not None:
             times["started_at"] = created
             metadata["time_source"] = "replay_config.created_at"
         session = log.session(
             self.name, outcome=outcome, metadata={k: v for k, v in metadata.items() if v},
-            **origin,
+            **found,
         )
         if any(times.values()):
             session = session.model_copy(update={k: v for k, v in times.items() if v})
