@@ -42,8 +42,11 @@ def _grow(store: Store, text: str, folder: Path, name: str) -> tuple[Session, li
     path = folder / name
     path.write_text("".join(lines[: len(lines) // 2]))
     first = ingest_paths(store, [path])
+    assert extract(store).sessions == 1
     path.write_text(text)
     second = ingest_paths(store, [path])
+    assert extract(store).sessions == 1  # read again, once
+    assert extract(store).sessions == 0
     assert len(first.ingested) == len(second.ingested) == 1
     (session_id,) = first.ingested[0]["sessions"]  # type: ignore[misc]
     assert second.ingested[0]["sessions"] == []
@@ -76,6 +79,16 @@ def test_real_claude_log_half_then_whole_is_one_session(
             assert grown.events[event.data["cause"]].kind in (EventKind.COMMAND, EventKind.EDIT)
     # The verbatim files are both kept.
     assert len(store.evidence.ingestions()) == 2
+    # Extraction read it twice (half, then whole) and records the version it read last; any
+    # bank it wrote holds no memory twice.
+    with store.sessions() as db:
+        from dreamer.extract.records import ExtractionRow
+
+        (row,) = db.query(ExtractionRow).all()
+        assert (row.session_id, row.session_version) == (grown.id, 2)
+    for bank_id in filter(None, [store.banks.alias("extraction", grown.repo)]):
+        active = [(m.type.value, m.summary) for m in store.banks.get(bank_id).active]
+        assert len(active) == len(set(active))
 
 
 def _extract_text(store: Store, log_text: str, folder: Path, grow: bool) -> list[tuple[str, str]]:
