@@ -14,9 +14,10 @@ DEMO_BUDGETS = "0,256,1024,all"
 
 
 def prefect_environment() -> None:
-    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's; and a
+    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's; a
     watchdog that stops every child of this run (Prefect's server, test runs) when it ends,
-    however it ends (``dreamer.watchdog``)."""
+    however it ends (``dreamer.watchdog``); MLflow's and Prefect's local databases created whole
+    before first use (``dreamer.databases``)."""
     from dreamer import settings
     from dreamer.watchdog import watch
 
@@ -29,7 +30,9 @@ def prefect_environment() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    from dreamer.databases import prepare_local_databases
 
+    prepare_local_databases()  # whole or not at all: a killed run never leaves half of one
 
 def register(app: typer.Typer) -> None:
     @app.command()
