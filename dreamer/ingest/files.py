@@ -118,6 +118,8 @@ def _entry_problem(entry: os.DirEntry[str], path: Path, real_root: Path) -> str 
     if not entry.name.endswith(TRAJECTORY_SUFFIXES):
         return ("not a trajectory file name (" + ", ".join(TRAJECTORY_SUFFIXES)
                 + "); name it explicitly to ingest it")
+    if entry.name in _OPENHANDS_SIDE_FILES and is_events_folder(path.parent / "events"):
+        return "an OpenHands session's own record, not a trajectory (its events/ folder is one)"
     return None
 
 
@@ -141,6 +143,7 @@ def _dangling(link: Path) -> str:
 
 
 _EVENT_FILE = re.compile(r"^\d+\.json$")
+_OPENHANDS_SIDE_FILES = frozenset({"metadata.json", "init.json", "agent_state.json"})
 
 
 def is_events_folder(path: Path) -> bool:

@@ -77,6 +77,8 @@ def test_openhands_sessions_folder_is_one_session_per_sid(
         _touch(events / name, 1_750_000_000)
     first = pull(store, [str(tmp_path / "sessions")])
     (item,) = first.report.ingested
+    assert first.report.quarantined == []
+    assert [Path(str(s["path"])).name for s in first.report.skipped] == ["metadata.json"]
     session = store.evidence.session(str(item["sessions"][0]))  # type: ignore[index]
     assert session.metadata["native_id"] == "openhands:3f9a0c"
     assert [e.kind.value for e in session.events] == ["message", "command", "test_result"]
