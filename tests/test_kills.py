@@ -57,7 +57,9 @@ def _state(home: Path) -> dict[str, Any]:
                 "production": [m.to_bank for m in store.banks.history("production", REPO)],
                 "extraction": [m.to_bank for m in store.banks.history("extraction", REPO)],
                 "reports": reports,
-                "gate_decisions": _count(store, "gate_decisions")}
+                "gate_decisions": _count(store, "gate_decisions"),
+                "decided": _column(store, "select candidate from gate_decisions"),
+                "sessions": _count(store, "sessions")}
     finally:
         store.close()
 
@@ -67,6 +69,30 @@ def _count(store: Any, table: str) -> int:
 
     with store.engine.connect() as conn:
         return int(conn.execute(text(f"select count(*) from {table}")).scalar() or 0)
+
+
+def _column(store: Any, query: str) -> list[str]:
+    from sqlalchemy import text
+
+    with store.engine.connect() as conn:
+        return [str(row[0]) for row in conn.execute(text(query))]
+
+
+def _nightly_outcome(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """How far a killed nightly got, each step whole: the furthest step it committed."""
+    _outcome(before, after)  # no partial report, no alias moved without its bank
+    assert len(after["production"]) - len(before["production"]) <= 1
+    for candidate in after["decided"][len(before["decided"]):]:
+        assert candidate in after["banks"], f"a gate decision on a bank not stored: {candidate}"
+    if len(after["production"]) > len(before["production"]):
+        return "promoted"
+    if after["gate_decisions"] > before["gate_decisions"]:
+        return "gate decided"
+    if len(after["moves"]) > len(before["moves"]):
+        return "dreamed"
+    if after["extraction"] != before["extraction"] or after["sessions"] > before["sessions"]:
+        return "ingested or extracted"
+    return "nothing written"
 
 
 def _outcome(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -178,11 +204,11 @@ def test_nightly_killed_at_random_moments(home: Path, tmp_path: Path) -> None:
     rng = random.Random(31)
     nightly = [sys.executable, "-m", "dreamer.cli", "nightly", "--config", str(config), "--json"]
     outcomes: Counter[str] = Counter()
-    span = float(os.environ.get("DREAMER_KILL_SPAN_S", "90"))
+    span = float(os.environ.get("DREAMER_KILL_SPAN_S", "120"))
     for _ in range(_kills(1)):
         before = _state(home)
         _, seen = _kill_at_random(nightly, env, span, rng)
-        outcomes[_outcome(before, _state(home))] += 1
+        outcomes[_nightly_outcome(before, _state(home))] += 1
         assert _orphans(seen) == []
     before = _state(home)
     done = subprocess.run(nightly, env=env, cwd=ROOT, capture_output=True, text=True,
