@@ -1,10 +1,14 @@
 """The promotion gate: does a candidate bank deserve to replace production?
 
-Four checks, all required: the candidate beats production on held-out tasks by an exact paired
-test (one-sided McNemar: of the tasks where the two differ, the candidate must win significantly
-more); it loses at most ``max_regression`` of the tasks production solves; its active memories
-fit ``max_active_tokens``; and it passes the leak and scope checks. The decision lists every
-check with its figures, so a rejection always says why.
+Five checks, all required: the candidate beats production on held-out tasks by an exact paired
+test (one-sided sign test over tasks, McNemar's when each task has one outcome: of the tasks
+where the two differ, the candidate must win significantly more); its **lift over placebo** is
+positive and significant at the same ``alpha`` (memory must help beyond what any pack of the same
+size does: the suite's stronger placebo arm); it loses at most ``max_regression`` of the tasks
+production solves; its active memories fit ``max_active_tokens``; and it passes the leak and
+scope checks. Outcomes per task are shares of the relabellings that resolved it (the suite runs
+each task under K relabellings of its candidate ids). The decision lists every check with its
+figures, so a rejection always says why.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from dreamer.configs import load_config
+from evals.metrics import Lift
 
 
 class GateConfig(BaseModel):
@@ -39,6 +44,8 @@ class GateConfig(BaseModel):
     """Fail when the leak check found a memory from the future or carrying a task's fix."""
     require_scope_check: bool = True
     """Fail when the candidate holds memories scoped to another repository."""
+    require_lift: bool = True
+    """Fail unless the candidate's lift over placebo is positive and significant at ``alpha``."""
 
 
 def load_gate(ref: str | Path = "default") -> GateConfig:
@@ -50,11 +57,16 @@ class GateEvidence(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    candidate: dict[str, bool]
-    """Task id -> resolved, for the candidate bank."""
-    production: dict[str, bool]
-    """Task id -> resolved, for the production bank (or no memory when there is none)."""
+    candidate: dict[str, float]
+    """Task id -> share of relabellings resolved, for the candidate bank."""
+    production: dict[str, float]
+    """Task id -> share resolved, for the production bank (or no memory when there is none)."""
     candidate_active_tokens: int
+    lift: Lift | None = None
+    """The candidate's lift over the stronger placebo at the gate's budget (None: no placebo
+    could be run)."""
+    controls: dict[str, float] = Field(default_factory=dict)
+    """The controls' success beside it (no memory, smallest, largest, random, oracle)."""
     leak_violations: tuple[str, ...] = ()
     scope_violations: tuple[str, ...] = ()
 
@@ -91,8 +103,8 @@ def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
 
     tasks = sorted(evidence.candidate.keys() & evidence.production.keys())
     missing = sorted(evidence.candidate.keys() ^ evidence.production.keys())
-    wins = sum(evidence.candidate[t] and not evidence.production[t] for t in tasks)
-    losses = sum(evidence.production[t] and not evidence.candidate[t] for t in tasks)
+    wins = sum(evidence.candidate[t] > evidence.production[t] for t in tasks)
+    losses = sum(evidence.production[t] > evidence.candidate[t] for t in tasks)
     discordant = wins + losses
     p_value = binomtest(wins, discordant, 0.5, alternative="greater").pvalue if discordant else 1.0
     checks: list[GateCheck] = []
@@ -109,11 +121,13 @@ def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
         tie_ok = config.allow_ties and config.alpha >= 1.0 and wins >= losses
         checks.append(GateCheck(
             name="paired test", passed=beats or tie_ok,
-            detail=f"{wins} wins, {losses} losses on {len(tasks)} tasks; exact one-sided McNemar "
-                   f"p = {p_value:.4g} (alpha {config.alpha})",
+            detail=f"{wins} wins, {losses} losses on {len(tasks)} tasks; exact one-sided sign "
+                   f"test p = {p_value:.4g} (alpha {config.alpha})",
         ))
 
-    solved_by_production = sum(evidence.production[t] for t in tasks)
+    if config.require_lift:
+        checks.append(_lift_check(evidence.lift, config.alpha))
+    solved_by_production = sum(evidence.production[t] > 0 for t in tasks)
     allowed = int(config.max_regression * solved_by_production)
     checks.append(GateCheck(
         name="regressions", passed=losses <= allowed,
@@ -141,4 +155,17 @@ def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
     return GateDecision(
         gate=config.name, passed=all(c.passed for c in checks), checks=tuple(checks),
         wins=wins, losses=losses, p_value=p_value,
+    )
+
+
+def _lift_check(lift: Lift | None, alpha: float) -> GateCheck:
+    if lift is None:
+        return GateCheck(name="lift over placebo", passed=False,
+                         detail="no placebo arm could be run (no other family's task and no "
+                                "other repository's memory to draw one from)")
+    return GateCheck(
+        name="lift over placebo", passed=lift.significant(alpha),
+        detail=f"lift {lift.lift:+.3f} over {lift.against} (95% CI {lift.low:+.3f} to "
+               f"{lift.high:+.3f}); {lift.wins} wins, {lift.losses} losses on {lift.tasks} tasks; "
+               f"one-sided sign test p = {lift.p_value:.4g} (alpha {alpha})",
     )

@@ -52,6 +52,8 @@ class NightlyConfig(BaseModel):
     """Per test run."""
     workers: int | None = None
     """Parallel attempts; default: all cores."""
+    permutations: int = Field(3, ge=1)
+    """Relabellings of the candidate ids each held-out task runs under."""
 
 
 def load_nightly(ref: str | Path = "default", **overrides: Any) -> NightlyConfig:
@@ -134,9 +136,11 @@ class GateRun(BaseModel):
 
 def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_id: str,
                       run_dir: Path) -> GateRun:
-    """Run candidate and production on ``repo``'s held-out tasks at the gate's budget, then
-    decide. Production is the ``production`` alias (no memory when there is none yet)."""
-    from evals.suite import SuiteConfig, run_suite, task_pack
+    """Run candidate and production on ``repo``'s held-out tasks at the gate's budget, beside
+    the placebo arms and the controls, then decide. Production is the ``production`` alias (no
+    memory when there is none yet). Leaks are the suite's own check of every pack it handed out."""
+    from dreamer.sources import SourceTimes
+    from evals.suite import SuiteConfig, per_task, run_suite
 
     gate = load_gate(config.gate)
     candidate = store.banks.get(candidate_id)
@@ -146,17 +150,21 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
     extra: dict[str, Any] = {"workers": config.workers} if config.workers else {}
     suite_config = SuiteConfig(
         suite=config.suite, agent=config.agent, budgets=(gate.budget,), timeout_s=config.timeout_s,
-        baselines=False, **extra,
+        permutations=config.permutations, **extra,
     )
-    result = run_suite(tasks, candidate, suite_config, run_dir, compare=production)
-    table = result.table
-    outcome = {arm: dict(zip(rows["instance_id"], rows["resolved"].astype(bool), strict=True))
-               for arm, rows in table.groupby("arm")}
-    packs = {t.instance_id: task_pack(candidate, t, gate.budget) for t in tasks}
+    result = run_suite(tasks, candidate, suite_config, run_dir, compare=production,
+                       placebo_pool=other_memories(store, repo),
+                       source_times=SourceTimes(store, project_path(config.suite)))
+    table, ids = result.table, [t.instance_id for t in tasks]
+    outcome = {arm: per_task(table[table["arm"] == arm], ids) for arm in ("bank", "compare")}
+    label = next(iter(result.success), None)
     evidence = GateEvidence(
-        candidate=outcome.get("bank", {}), production=outcome.get("compare", {}),
+        candidate=outcome["bank"], production=outcome["compare"],
         candidate_active_tokens=result.bank_tokens,
-        leak_violations=tuple(leaks(store, config, tasks, packs)),
+        lift=result.lifts.get(label) if label else None,
+        controls={arm: rate.rate for arm, rate in result.controls.items()},
+        leak_violations=tuple(f"{f.task}: {f.rule}: {f.detail}"
+                              for f in result.leak_findings.get("bank", [])),
         scope_violations=tuple(f"{m.id} is scoped to {m.scope.repo}"
                                for m in candidate.memories if m.scope.repo != repo),
     )
@@ -164,11 +172,22 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
                    decision=decide(gate, evidence), evidence=evidence, summary=result.summary())
 
 
+def other_memories(store: Store, repo: str, alias: str = "extraction") -> list[Any]:
+    """The memories of every other repository's ``alias`` bank: what the other-repository
+    placebo draws from."""
+    memories: list[Any] = []
+    for other, name, bank_id, _ in store.banks.aliases():
+        if name == alias and other not in (repo, "*"):
+            memories.extend(m for m in store.banks.get(bank_id).memories if m.scope.repo != repo)
+    return memories
+
+
 def leaks(store: Store, config: NightlyConfig, tasks: list[Any],
           packs: Mapping[str, MemoryPack]) -> list[str]:
-    """The corpus's leak check over ``packs``: memories from the future or carrying a fix."""
+    """The leak check (``evals.leaks``) over ``packs``: memories from the future or carrying a
+    fix."""
     from dreamer.sources import SourceTimes
-    from evals.corpus.leaks import check_packs
+    from evals.leaks import check_packs
 
     times = SourceTimes(store, project_path(config.suite))
     return [f"{f.task}: {f.rule}: {f.detail}" for f in check_packs(tasks, packs, times)]
@@ -241,6 +260,11 @@ def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
                "candidate_tokens": run.evidence.candidate_active_tokens,
                "candidate_success": _share(run.evidence.candidate),
                "production_success": _share(run.evidence.production)}
+    if run.evidence.lift is not None:
+        metrics.update({"lift": run.evidence.lift.lift, "lift_low": run.evidence.lift.low,
+                        "lift_high": run.evidence.lift.high,
+                        "lift_p_value": run.evidence.lift.p_value})
+    metrics.update({f"control_{arm}": rate for arm, rate in run.evidence.controls.items()})
     for name, number in metrics.items():
         client.log_metric(rid, name, float(number))
     with tempfile.TemporaryDirectory() as tmp:
@@ -252,5 +276,5 @@ def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
     return str(rid)
 
 
-def _share(outcomes: Mapping[str, bool]) -> float:
+def _share(outcomes: Mapping[str, float]) -> float:
     return sum(outcomes.values()) / len(outcomes) if outcomes else 0.0

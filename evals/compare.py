@@ -1,10 +1,13 @@
 """Comparing strategies on the same tasks: one table, one plot, one MLflow parent run with a
-nested run per strategy.
+nested run per strategy and agent.
 
-Every strategy's suite runs the same tasks at the same budgets; the table has one row per
-strategy (active tokens, success at each budget, curve area) plus the baselines of the run
-(no memory, oracle). The plot draws every strategy's success against the budget on the area's
-log2 axis, with the baselines as horizontal lines.
+Every strategy's suite runs the same tasks at the same budgets under the same relabellings; the
+table has one row per (strategy, agent): active tokens, success at each budget (mean over the
+relabellings), the **lift** over placebo at each budget with its 95% interval and sign-test
+p-value, the curve area and the leaking cells. The controls follow as rows (no memory, smallest,
+largest, random, oracle; chance = 1/k). A strategy's gain counts when its lift holds for both
+offline agents. The plot draws every strategy's success against the budget on the area's log2
+axis, with the controls as horizontal lines.
 """
 
 from __future__ import annotations
@@ -23,23 +26,67 @@ from evals.suite import SuiteResult
 EXPERIMENT = "dreamer-compare"
 
 
+def split_name(name: str) -> tuple[str, str]:
+    """``strategy@agent`` -> (strategy, agent); a bare name has the agent ``""``."""
+    strategy, _, agent = name.partition("@")
+    return strategy, agent
+
+
 def comparison_table(results: Mapping[str, SuiteResult]) -> pd.DataFrame:
-    """One row per strategy: active tokens, success per budget, area; baselines as rows too."""
-    rows = []
+    """One row per ``strategy@agent``: tokens, success and lift per budget, area, leaks; then
+    the controls of each agent and chance."""
+    rows: list[dict[str, object]] = []
     for name, result in results.items():
-        row: dict[str, object] = {"strategy": name, "active_tokens": result.bank_tokens}
+        strategy, agent = split_name(name)
+        row: dict[str, object] = {"strategy": strategy, "agent": agent or result.config.agent,
+                                  "active_tokens": result.bank_tokens}
         row.update({f"success@{label}": rate.rate for label, rate in result.success.items()})
+        for label, lift in result.lifts.items():
+            row[f"lift@{label}"] = lift.lift
+            row[f"lift_low@{label}"] = lift.low
+            row[f"lift_high@{label}"] = lift.high
+            row[f"lift_p@{label}"] = lift.p_value
         row["auc"] = result.auc
+        row["leaks"] = int(result.table[result.table["arm"] == "bank"]["leak"].sum())
         rows.append(row)
+    seen: set[str] = set()
+    for name, result in results.items():
+        agent = split_name(name)[1] or result.config.agent
+        if agent in seen:
+            continue
+        seen.add(agent)
+        labels = list(result.success)
+        for arm, rate in result.controls.items():
+            rows.append({"strategy": f"({arm.replace('_', ' ')})", "agent": agent,
+                         "active_tokens": 0, **{f"success@{k}": rate.rate for k in labels},
+                         "auc": rate.rate})
+        rows.append({"strategy": "(chance 1/k)", "agent": "-", "active_tokens": 0,
+                     **{f"success@{k}": result.chance for k in labels}, "auc": result.chance})
     table = pd.DataFrame(rows)
-    for arm in ("no_memory", "oracle"):
-        rate = next((r.baselines[arm] for r in results.values() if arm in r.baselines), None)
-        if rate is not None:
-            baseline = {"strategy": f"({arm.replace('_', ' ')})", "active_tokens": 0,
-                        **{c: rate.rate for c in table.columns if c.startswith("success@")},
-                        "auc": rate.rate}
-            table = pd.concat([table, pd.DataFrame([baseline])], ignore_index=True)
-    return table
+    return table.drop_duplicates(subset=["strategy", "agent"], keep="first", ignore_index=True)
+
+
+def display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """The table as a terminal shows it: success and lift per budget, the lift's 95% interval
+    and p-value in the same cell."""
+    budgets = [c.split("@", 1)[1] for c in table.columns if c.startswith("success@")]
+    header = ["strategy", "agent", "tokens", *(f"@{b}" for b in budgets),
+              *(f"lift@{b}" for b in budgets if f"lift@{b}" in table.columns), "area", "leaks"]
+    out = []
+    for _, row in table.iterrows():
+        cells = [str(row["strategy"]), str(row["agent"]), str(int(row["active_tokens"]))]
+        cells += [f"{row[f'success@{b}']:.2f}" for b in budgets]
+        for b in budgets:
+            if f"lift@{b}" not in table.columns:
+                continue
+            lift = row[f"lift@{b}"]
+            cells.append("" if pd.isna(lift) else
+                         f"{lift:+.2f} [{row[f'lift_low@{b}']:+.2f},{row[f'lift_high@{b}']:+.2f}]"
+                         f" p={row[f'lift_p@{b}']:.2g}")
+        leaks = row.get("leaks")
+        cells += [f"{row['auc']:.2f}", "" if leaks is None or pd.isna(leaks) else str(int(leaks))]
+        out.append(cells)
+    return header, out
 
 
 def plot_comparison(results: Mapping[str, SuiteResult], path: Path, title: str = "") -> Path:
@@ -60,13 +107,13 @@ def plot_comparison(results: Mapping[str, SuiteResult], path: Path, title: str =
                 label=f"{name} ({result.bank_tokens} tok, area {result.auc:.2f})")
     first = next(iter(results.values()), None)
     if first is not None:
-        styles = {
-            "no_memory": ("no memory", "tab:red", ":"),
-            "oracle": ("oracle", "tab:green", "--"),
-        }
-        for arm, rate in first.baselines.items():
-            name, colour, dash = styles[arm]
+        from evals.plot import CONTROL_STYLES
+
+        for arm, rate in first.controls.items():
+            name, colour, dash = CONTROL_STYLES.get(arm, (arm, "grey", ":"))
             ax.axhline(rate.rate, color=colour, linestyle=dash, label=f"{name} ({rate.rate:.0%})")
+        ax.axhline(first.chance, color="black", linestyle=(0, (1, 4)), alpha=0.6,
+                   label=f"chance 1/k ({first.chance:.0%})")
         budgets = [None if k == "all" else int(k) for k in labels]
         finite = [b for b in budgets if b is not None]
         ax.set_xticks([budget_position(b, finite) for b in budgets], labels)
@@ -97,10 +144,15 @@ def log_comparison(results: Mapping[str, SuiteResult], table: pd.DataFrame, plot
         child = client.create_run(experiment, run_name=name, tags={
             "mlflow.parentRunId": pid, "dreamer.kind": "strategy", "strategy": name})
         cid = child.info.run_id
-        client.log_param(cid, "strategy", name)
+        strategy, agent = split_name(name)
+        client.log_param(cid, "strategy", strategy)
+        client.log_param(cid, "agent", agent or result.config.agent)
         client.log_param(cid, "bank_id", result.bank_id or "none")
         for label, rate in result.success.items():
             client.log_metric(cid, f"success_{label}", rate.rate)
+        for label, lift in result.lifts.items():
+            client.log_metric(cid, f"lift_{label}", lift.lift)
+            client.log_metric(cid, f"lift_p_{label}", lift.p_value)
         client.log_metric(cid, "auc", result.auc)
         client.log_metric(cid, "bank_tokens", result.bank_tokens)
         client.set_terminated(cid)

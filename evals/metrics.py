@@ -104,3 +104,93 @@ def parse_budgets(text: str) -> list[int | None]:
 
 def budget_label(budget: int | None) -> str:
     return "all" if budget is None else str(budget)
+
+
+class ArmRate(BaseModel):
+    """One arm's success over a suite, as the mean over K relabellings of candidate ids.
+
+    ``rate`` is the mean share of tasks resolved; ``low``/``high`` the Wilson 95% interval of that
+    mean count over the tasks; ``spread_low``/``spread_high`` the least and most any single
+    relabelling gave (the spread a relabelling can cause).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rate: float
+    low: float
+    high: float
+    spread_low: float
+    spread_high: float
+    tasks: int
+    permutations: int
+
+    @property
+    def successes(self) -> float:
+        """Mean count of resolved tasks."""
+        return self.rate * self.tasks
+
+    @property
+    def trials(self) -> int:
+        return self.tasks
+
+
+def arm_rate(by_permutation: Sequence[int], tasks: int) -> ArmRate:
+    """``by_permutation[p]`` tasks resolved under relabelling p, out of ``tasks``."""
+    k = max(1, len(by_permutation))
+    shares = [s / tasks if tasks else 0.0 for s in by_permutation] or [0.0]
+    mean = sum(shares) / k
+    interval = wilson(round(mean * tasks), tasks)
+    return ArmRate(rate=mean, low=interval.low, high=interval.high, spread_low=min(shares),
+                   spread_high=max(shares), tasks=tasks, permutations=len(by_permutation))
+
+
+class Lift(BaseModel):
+    """A paired difference in success between two arms over the same tasks.
+
+    Per task, ``d`` = its mean success in the first arm minus the second's (each averaged over
+    the relabellings); ``lift`` is the mean ``d``; ``low``/``high`` a seeded percentile
+    bootstrap 95% interval over tasks; ``p_value`` the one-sided exact sign test that the first
+    arm wins more tasks than it loses (``wins``: tasks with ``d > 0``; ``losses``: ``d < 0``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    against: str
+    lift: float
+    low: float
+    high: float
+    p_value: float
+    wins: int
+    losses: int
+    tasks: int
+
+    def significant(self, alpha: float) -> bool:
+        """A positive lift whose sign test passes at ``alpha``."""
+        return self.lift > 0 and self.p_value <= alpha
+
+
+def paired_lift(first: Mapping[str, float], second: Mapping[str, float], against: str = "",
+                seed: int = 0, resamples: int = 2000) -> Lift:
+    """The lift of ``first`` over ``second`` (task id -> mean success), over shared tasks."""
+    import numpy as np
+    from scipy.stats import binomtest
+
+    shared = sorted(first.keys() & second.keys())
+    diffs = np.array([first[t] - second[t] for t in shared], dtype=float)
+    if not len(diffs):
+        return Lift(against=against, lift=0.0, low=0.0, high=0.0, p_value=1.0, wins=0,
+                    losses=0, tasks=0)
+    wins, losses = int((diffs > 0).sum()), int((diffs < 0).sum())
+    p = 1.0 if wins + losses == 0 else float(
+        binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue)
+    mean = float(diffs.mean())
+    if np.ptp(diffs) == 0:
+        low = high = mean
+    else:
+        from scipy.stats import bootstrap
+
+        ci = bootstrap((diffs,), np.mean, n_resamples=resamples, confidence_level=0.95,
+                       method="percentile", rng=np.random.default_rng(seed)).confidence_interval
+        low, high = float(ci.low), float(ci.high)
+    return Lift(against=against, lift=mean, low=low, high=high, p_value=p, wins=wins,
+                losses=losses, tasks=len(diffs))

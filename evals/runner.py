@@ -3,8 +3,12 @@
 ``run_task(task, agent="selector", pack=..., run_dir=..., timeout=...) -> TaskResult`` is the
 contract the corpus builder certifies tasks with. Steps, each on an isolated working copy:
 
-1. the agent attempts the task on the copy at ``base_commit`` (its changes there are discarded);
-2. its patch is applied (SWE-bench's fallbacks); an empty patch changes nothing and is graded;
+1. the agent attempts the task from its *view* (``evals.agents.base.AgentInput``: problem,
+   relabelled candidates, pack; a copy at ``base_commit`` with no later history if it reads
+   one); it never sees the gold, the tests or the oracle. An abstention or an empty patch is
+   unresolved without a test run;
+2. unless an identical patch of the task was graded already (``GradeCache``), a fresh copy is
+   made and the patch applied (SWE-bench's fallbacks);
 3. the ``test_patch`` is applied, only now that the agent is done;
 4. the repository's test environment is fetched from the cache (built on first use);
 5. FAIL_TO_PASS + PASS_TO_PASS run with ``timeout``, killed as a process group when it expires;
@@ -35,10 +39,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from dreamer.models import MemoryPack
-from evals.agents.base import Agent, AgentInput, make_agent
+from evals.agents.base import Agent, AgentInput, Attempt, make_agent
 from evals.environment import environment_for
 from evals.errors import InfraError
 from evals.grading import Grade, grade, parse_test_output, swe_bench_report
+from evals.permute import Relabelling, gold_id, relabel
 from evals.tasks import Task
 from evals.workspace import Workspace
 
@@ -69,6 +74,14 @@ class TaskResult(BaseModel):
     test_duration_s: float = 0.0
     cached: bool = False
     """The grade was reused from an identical patch tested earlier in the same suite."""
+    abstained: bool = False
+    """The agent found no ground to choose (no evidence, or a tie): a miss, not a guess."""
+    tied: tuple[str, ...] = ()
+    """The task's candidate ids tied at the top when the agent abstained on a tie."""
+    gold_chosen: bool | None = None
+    """Whether the chosen candidate is the gold one (None when no candidate was chosen)."""
+    permutation: int | None = None
+    """Which relabelling of the candidate ids the agent saw."""
 
 
 @dataclass(frozen=True)
@@ -108,29 +121,39 @@ def run_task(
     task: Task, agent: str | Agent = "selector", pack: MemoryPack | None = None,
     run_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S, *,
     cache: GradeCache | None = None, keep_workspace: bool = False,
+    permutation: int | None = None, seed: int = 0,
 ) -> TaskResult:
-    """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts."""
+    """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
+
+    The agent sees the task view only (``AgentInput``), its candidates relabelled by
+    ``permutation`` of run ``seed`` (``evals.permute``). An agent that abstains, or returns an
+    empty patch, is unresolved without a test run. Patches are graded once per task (``cache``),
+    and a working copy is made before the agent runs only for agents that read one.
+    """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
-    worker = make_agent(agent) if isinstance(agent, str) else agent
+    worker = (make_agent(agent) if isinstance(agent, str) else agent).for_task(task)
     agent_name = agent if isinstance(agent, str) else (worker.name or type(worker).__name__)
+    shown = relabel(task, permutation, seed)
     patch, chosen, hit = "", None, False
+    attempt: Attempt | None = None
     try:
-        with Workspace.create(task, keep=keep_workspace) as ws:
-            try:
-                attempt = worker.attempt(AgentInput(
-                    task=task, problem_statement=task.problem_statement, workdir=ws.path,
-                    pack=pack, candidates=task.candidates,
-                ))
-            except Exception as exc:
-                raise InfraError("agent failed", str(exc)) from exc
-            patch, chosen = attempt.patch, attempt.chosen
-            ws.reset()
+        attempt = _attempt(task, worker, pack, shown, keep_workspace)
+        patch, chosen = attempt.patch, shown.back(attempt.chosen)
+        if attempt.abstained or not patch.strip():
+            why = f"abstained: {attempt.rationale}" if attempt.abstained else "empty patch"
+            graded = Graded("unresolved", why, {}, None, None, "", 0.0)
+        else:
             key = (task.instance_id, sha256(patch.encode()).hexdigest())
+
+            def fresh() -> Graded:
+                with Workspace.create(task, keep=keep_workspace) as ws:
+                    return _grade_patch(task, ws, patch, timeout)
+
             if cache is None:
-                graded = _grade_patch(task, ws, patch, timeout)
+                graded = fresh()
             else:
-                graded, hit = cache.get_or_run(key, lambda: _grade_patch(task, ws, patch, timeout))
+                graded, hit = cache.get_or_run(key, fresh)
     except InfraError as exc:
         graded = Graded("infra_error", exc.reason, {}, None, None, exc.detail, 0.0)
     result = TaskResult(
@@ -138,14 +161,40 @@ def run_task(
         reason=graded.reason, tests=graded.tests, chosen=chosen, patch=patch, agent=agent_name,
         apply_method=graded.apply_method, pack_tokens=pack.tokens, budget=pack.budget,
         duration_s=time.monotonic() - started, test_duration_s=graded.test_duration_s,
-        cached=hit,
+        cached=hit, abstained=bool(attempt and attempt.abstained),
+        tied=tuple(t for t in (shown.back(i) for i in (attempt.tied if attempt else ())) if t),
+        gold_chosen=None if chosen is None else chosen == gold_id(task),
+        permutation=permutation,
     )
     if run_dir is not None:
         write_artifacts(Path(run_dir) / task.instance_id, result, graded)
     return result
 
 
+def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
+             keep_workspace: bool) -> Attempt:
+    """The agent's answer to the task view (with a working copy when it reads one)."""
+    def view(workdir: Path | None) -> AgentInput:
+        return AgentInput(instance_id=task.instance_id, repo=task.repo,
+                          problem_statement=task.problem_statement, candidates=shown.candidates,
+                          pack=pack, workdir=workdir)
+
+    try:
+        if not worker.reads_workdir:
+            return worker.attempt(view(None))
+        with Workspace.create(task, keep=keep_workspace) as ws:
+            return worker.attempt(view(ws.path))
+    except InfraError:
+        raise
+    except Exception as exc:
+        raise InfraError("agent failed", f"{type(exc).__name__}: {exc}") from exc
+
+
 def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
+    from evals.swebench.grade import grade_row, is_swebench_row
+
+    if is_swebench_row(task):  # real SWE-bench rows: its specs, parsers and rules
+        return grade_row(task, ws, patch, timeout)
     method: str | None = None
     try:
         if patch.strip():

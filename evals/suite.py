@@ -1,20 +1,29 @@
-"""A suite: every task at every budget for a bank, with baselines, run in parallel.
+"""A suite: every task at every budget for a bank, beside its controls, over K relabellings.
 
 Arms of one run (column ``arm`` of the table):
 
-- ``bank``: the agent under test with the bank's pack at each budget (``dreamer.router.pack``);
-- ``no_memory``: the same agent with an empty pack;
-- ``oracle``: the same agent with the task's ``oracle_memories`` packed without a budget (the
-  bank-free oracle pack); a task without them runs the ``oracle`` agent (its gold patch);
-- ``compare``: the agent with a second bank's packs, paired with ``bank`` by McNemar's test.
+- ``bank``: the agent under test with the bank's pack at each budget (``evals.packs``);
+- ``placebo``: the same agent with the bank's pack for *another* family's task, at each budget
+  (not offered where the budget holds the whole bank: it would be the bank's own pack);
+- ``placebo_other``: the same agent with the same budget filled from other repositories'
+  memories (the bank's own, and ``placebo_pool``'s);
+- ``compare``: the agent with a second bank's packs;
+- controls that carry no memory: ``no_memory`` (the agent with an empty pack), ``smallest`` and
+  ``largest`` (by changed lines) and ``random`` (a seeded uniform draw; chance is 1/k);
+- ``oracle``: the agent with the task's ``oracle_memories`` (the bank-free oracle pack); a task
+  without them runs the ``oracle`` agent (its gold patch).
 
-Each task sees the bank *as of* its opening: only memories whose evidence is strictly older
-(``as_of``), so a replay never uses the future.
+Every attempt runs under each of ``permutations`` relabellings of the candidate ids (seeded), and
+every figure is the mean over them with its spread (``evals.metrics.ArmRate``). The figure read
+first is the **lift** over placebo at each budget: bank minus the stronger of the two placebo
+arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics.Lift``).
 
-Packs are built first, in order, in the calling thread; attempts then run on a thread pool (the
-tests are subprocesses). Identical patches of one task are tested once (``GradeCache``). A
-success rate counts every task of the suite, infrastructure errors included as not resolved
-(as SWE-bench does); the errors are also reported apart.
+Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
+checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
+as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
+then run on a thread pool (the tests are subprocesses); a patch of a task is graded once
+(``GradeCache``, shareable between suites). A success rate counts every task of the suite,
+infrastructure errors included as not resolved (as SWE-bench does); they are reported apart.
 """
 
 from __future__ import annotations
@@ -22,9 +31,10 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +43,28 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dreamer.models import Bank, Memory, MemoryPack
 from evals.agents.base import Agent, make_agent
-from evals.metrics import Rate, auc, budget_label, mcnemar, wilson
+from evals.leaks import LeakFinding, check_pack
+from evals.metrics import ArmRate, Lift, arm_rate, auc, budget_label, paired_lift
+from evals.packs import (
+    as_of,
+    donors,
+    oracle_bank,
+    placebo_other_pack,
+    placebo_pack,
+    route,
+    task_pack,
+    visible_count,
+)
 from evals.runner import GradeCache, TaskResult, run_task
 from evals.tasks import Task
 
 DEFAULT_BUDGETS: tuple[int | None, ...] = (0, 256, 512, 1024, 2048, 4096, None)
+BUDGETED_ARMS = ("bank", "placebo", "placebo_other", "compare")
+CONTROL_ARMS = ("no_memory", "smallest", "largest", "random", "oracle")
+PLACEBOS = ("placebo", "placebo_other")
+
+__all__ = ["DEFAULT_BUDGETS", "SuiteConfig", "SuiteResult", "as_of", "oracle_bank", "run_suite",
+           "task_pack"]
 
 
 class SuiteConfig(BaseModel):
@@ -56,8 +83,15 @@ class SuiteConfig(BaseModel):
     timeout_s: float = 300.0
     """Per test run."""
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1)
-    baselines: bool = True
-    """Also run the ``no_memory`` and ``oracle`` arms."""
+    controls: bool = True
+    """Also run the placebo arms and the controls (no memory, smallest, largest, random,
+    oracle)."""
+    permutations: int = Field(default=3, ge=1)
+    """K: how many relabellings of the candidate ids every attempt runs under."""
+    seed: int = 0
+    """Seeds the relabellings, the random control and the placebo donors."""
+    leak_check: bool = True
+    """Check every pack handed out; a leaking cell counts as unresolved."""
 
 
 @dataclass
@@ -70,9 +104,33 @@ class SuiteResult:
     run_dir: Path
     wall_s: float
     bank_tokens: int
-    success: dict[str, Rate] = field(default_factory=dict)
-    baselines: dict[str, Rate] = field(default_factory=dict)
-    comparison: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tasks: int
+    rates: dict[str, dict[str, ArmRate]] = field(default_factory=dict)
+    """Arm -> budget label -> success (controls under the label ``-``)."""
+    lifts: dict[str, Lift] = field(default_factory=dict)
+    """Budget label -> lift of the bank over the stronger placebo."""
+    lifts_by_placebo: dict[str, dict[str, Lift]] = field(default_factory=dict)
+    """Placebo arm -> budget label -> lift of the bank over it."""
+    comparison: dict[str, Lift] = field(default_factory=dict)
+    """Budget label -> lift of the bank over the ``compare`` bank."""
+    chance: float = 0.0
+    """Mean over tasks of 1/k (k candidates): what a blind pick resolves."""
+    leak_findings: dict[str, list[LeakFinding]] = field(default_factory=dict)
+    """Arm -> the leaks found in the packs handed out to it (those cells were not attempted)."""
+    excluded: dict[str, int] = field(default_factory=dict)
+    """Memories ``as_of`` left out over the bank's packs: ``later`` and ``untimed`` (summed over
+    tasks)."""
+
+    @property
+    def success(self) -> dict[str, ArmRate]:
+        """The bank's success by budget label."""
+        return self.rates.get("bank", {})
+
+    @property
+    def controls(self) -> dict[str, ArmRate]:
+        """Each control arm's success."""
+        return {arm: next(iter(r.values())) for arm, r in self.rates.items()
+                if arm in CONTROL_ARMS and r}
 
     @property
     def auc(self) -> float:
@@ -84,20 +142,40 @@ class SuiteResult:
         fresh = self.table[~self.table["cached"]]
         return float(fresh["test_duration_s"].sum())
 
+    def counts(self, column: str) -> dict[str, dict[str, int]]:
+        """Arm -> budget label -> how many attempts have ``column`` true (``leak``, ``tie``,
+        ``abstained``)."""
+        out: dict[str, dict[str, int]] = {}
+        hits = self.table[self.table[column].astype(bool)]
+        for (arm, label), rows in hits.groupby(["arm", "budget"], sort=True):
+            out.setdefault(str(arm), {})[str(label)] = len(rows)
+        return out
+
     def summary(self) -> dict[str, Any]:
         """The JSON summary ``dreamer eval --json`` prints."""
         bank = self.table[self.table["arm"] == "bank"]
         return {
             "bank": self.bank_id, "suite": self.config.suite, "agent": self.config.agent,
-            "tasks": int(self.table["instance_id"].nunique()),
+            "tasks": self.tasks, "attempts": len(self.table),
+            "permutations": self.config.permutations, "seed": self.config.seed,
             "success": {k: r.rate for k, r in self.success.items()},
             "intervals": {k: [r.low, r.high] for k, r in self.success.items()},
+            "spread": {k: [r.spread_low, r.spread_high] for k, r in self.success.items()},
+            "lift": {k: lift.model_dump() for k, lift in self.lifts.items()},
+            "lift_by_placebo": {arm: {k: v.model_dump() for k, v in by.items()}
+                                for arm, by in self.lifts_by_placebo.items()},
+            "arms": {arm: {k: r.model_dump() for k, r in by.items()}
+                     for arm, by in self.rates.items()},
+            "controls": {arm: r.rate for arm, r in self.controls.items()},
+            "chance": self.chance,
+            "leaks": self.counts("leak"), "ties": self.counts("tie"),
+            "abstentions": self.counts("abstained"),
+            "excluded_as_of": self.excluded,
             "auc": self.auc, "bank_tokens": self.bank_tokens,
             "resolved": int((bank["status"] == "resolved").sum()),
             "unresolved": int((bank["status"] == "unresolved").sum()),
             "infra_errors": int((bank["status"] == "infra_error").sum()),
-            "baselines": {k: r.rate for k, r in self.baselines.items()},
-            "comparison": self.comparison,
+            "comparison": {k: v.model_dump() for k, v in self.comparison.items()},
             "wall_s": round(self.wall_s, 3), "test_time_s": round(self.test_time_s, 3),
             "run_dir": str(self.run_dir),
         }
@@ -110,6 +188,7 @@ class _Job:
     budget: int | None
     pack: MemoryPack
     agent: Agent
+    leaks: tuple[LeakFinding, ...] = ()
 
 
 def bank_tokens(bank: Bank) -> int:
@@ -119,127 +198,194 @@ def bank_tokens(bank: Bank) -> int:
     return active_tokens(bank)
 
 
-def task_pack(bank: Bank, task: Task, budget: int | None) -> MemoryPack:
-    """The pack ``task`` gets from ``bank`` at ``budget``: the bank as of the task's opening,
-    through the router; empty at budget 0 or when nothing is active."""
-    from dreamer.router import pack
-
-    source = as_of(bank, task.created_at)
-    if budget == 0 or not source.active:
-        return MemoryPack(query=task.problem_statement, budget=budget)
-    return pack(source, task.problem_statement, repo=task.repo, budget=budget)
-
-
-def as_of(bank: Bank, when: datetime | None) -> Bank:
-    """``bank`` as it could have been when a task was opened: only memories whose evidence is
-    strictly older. A memory of unknown time cannot be shown to be older, so it is left out
-    (memory never comes from the task itself or from anything later)."""
-    if when is None:
-        return bank
-    cutoff = _utc(when)
-    kept = tuple(m for m in bank.memories
-                 if m.created_at is not None and _utc(m.created_at) < cutoff)
-    if len(kept) == len(bank.memories):
-        return bank
-    return Bank(repo=bank.repo, parent_id=bank.parent_id, origin=bank.origin, memories=kept)
-
-
-def _utc(when: datetime) -> datetime:
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
-
-def oracle_bank(task: Task) -> Bank | None:
-    """The bank of the task's ``oracle_memories``, or None when it carries none."""
-    if not task.oracle_memories:
-        return None
-    memories = tuple(Memory.model_validate({k: v for k, v in m.items() if k != "id"})
-                     for m in task.oracle_memories)
-    return Bank(repo=task.repo, memories=memories)
-
-
 def run_suite(
     tasks: list[Task], bank: Bank | None, config: SuiteConfig, run_dir: Path,
-    compare: Bank | None = None, agent: Agent | None = None,
+    compare: Bank | None = None, agent: Agent | None = None, *,
+    placebo_pool: Sequence[Memory] = (), source_times: Mapping[str, datetime] | None = None,
+    cache: GradeCache | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> SuiteResult:
-    """Run ``tasks`` for ``bank`` (None: an empty bank) per ``config``; artifacts in ``run_dir``."""
+    """Run ``tasks`` for ``bank`` (None: an empty bank) per ``config``; artifacts in ``run_dir``.
+
+    ``placebo_pool`` adds memories of other repositories to draw the ``placebo_other`` arm from
+    (the bank's own other-repository memories are always used). ``source_times`` tells when each
+    cited session or commit ended, for the leak check (default: what the suite's folder says).
+    ``progress(done, total)`` is called after each attempt.
+    """
     start = time.monotonic()
     worker = agent or make_agent(config.agent, config.agent_options)
-    jobs = _plan(tasks, bank or Bank(), config, worker, compare)
-    cache = GradeCache()
+    the_bank = bank or Bank()
+    times = source_times if source_times is not None else suite_times(config.suite)
+    jobs, excluded = _plan(tasks, the_bank, config, worker, compare, placebo_pool, times)
+    cache = cache or GradeCache()
+    runs = [(job, p) for job in jobs for p in range(config.permutations)]
+    done = [0]
 
-    def attempt(job: _Job) -> dict[str, Any]:
-        folder = run_dir / job.arm / budget_label(job.budget)
-        try:
-            result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s, cache=cache)
-        except Exception as exc:  # a harness bug must not sink the other attempts
-            result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
-                                resolved=False, reason=f"harness error: {exc!r}")
+    def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
+        job, permutation = item
+        folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
+        if job.leaks:
+            result = TaskResult(instance_id=job.task.instance_id, status="unresolved",
+                                resolved=False, reason=f"leak: {job.leaks[0].detail}",
+                                permutation=permutation, pack_tokens=job.pack.tokens)
+        else:
+            try:
+                result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
+                                  cache=cache, permutation=permutation, seed=config.seed)
+            except Exception as exc:  # a harness bug must not sink the other attempts
+                result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
+                                    resolved=False, reason=f"harness error: {exc!r}",
+                                    permutation=permutation)
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], len(runs))
         return _row(job, result)
 
     with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
-        rows = list(pool.map(attempt, jobs))
-    table = pd.DataFrame(rows)
+        rows = list(pool.map(attempt, runs))
+    table = pd.DataFrame(rows, columns=_COLUMNS)
     result = SuiteResult(config=config, bank_id=bank.id if bank else None, table=table,
                          run_dir=run_dir, wall_s=time.monotonic() - start,
-                         bank_tokens=bank_tokens(bank) if bank else 0)
-    n = len(tasks)
-    result.success = _rates(table[table["arm"] == "bank"], n)
-    for arm in ("no_memory", "oracle"):
-        rates = _rates(table[table["arm"] == arm], n)
-        if rates:
-            result.baselines[arm] = next(iter(rates.values()))
-    if compare is not None:
-        result.comparison = _compare(table, config.budgets, compare.id)
+                         bank_tokens=bank_tokens(bank) if bank else 0, tasks=len(tasks),
+                         chance=_chance(tasks), excluded=excluded,
+                         leak_findings=_findings(jobs))
+    _summarise(result, [t.instance_id for t in tasks])
     return result
 
 
+def suite_times(suite: str) -> dict[str, datetime]:
+    """When each session and commit of a suite's folder ended (its ``sessions.jsonl`` and
+    ``repos/``); empty for a suite without them."""
+    from evals.corpus.info import commit_times, session_times
+    from evals.tasks import resolve_suite
+
+    try:
+        path = resolve_suite(suite)
+    except Exception:
+        return {}
+    folder = path if path.is_dir() else path.parent
+    times: dict[str, datetime] = {}
+    if (folder / "repos").is_dir():
+        times.update(commit_times(folder))
+    if (folder / "sessions.jsonl").is_file():
+        times.update(session_times(folder))
+    return times
+
+
 def _plan(tasks: list[Task], bank: Bank, config: SuiteConfig, worker: Agent,
-          compare: Bank | None) -> list[_Job]:
+          compare: Bank | None, pool: Sequence[Memory],
+          times: Mapping[str, datetime]) -> tuple[list[_Job], dict[str, int]]:
     jobs: list[_Job] = []
-    oracle_agent = make_agent("oracle")
+    excluded = {"later": 0, "untimed": 0}
+    others = [*bank.memories, *pool]
+    given = donors(tasks, config.seed) if config.controls else {}
+
+    def job(task: Task, arm: str, budget: int | None, pack: MemoryPack,
+            agent: Agent = worker) -> _Job:
+        found = tuple(check_pack(task, pack, times)) if config.leak_check and pack.items else ()
+        return _Job(task, arm, budget, pack, agent, found)
+
     for task in tasks:
+        cut = as_of(bank, task.created_at)
+        excluded["later"] += cut.later
+        excluded["untimed"] += cut.untimed
+        whole = visible_count(bank, task)
         for budget in config.budgets:
-            jobs.append(_Job(task, "bank", budget, task_pack(bank, task, budget), worker))
+            mine = route(cut.bank, task.problem_statement, task.repo, budget)
+            jobs.append(job(task, "bank", budget, mine))
             if compare is not None:
-                jobs.append(_Job(task, "compare", budget, task_pack(compare, task, budget),
-                                 worker))
-        if config.baselines:
-            jobs.append(_Job(task, "no_memory", 0, MemoryPack(query=task.problem_statement,
-                                                             budget=0), worker))
-            gold = oracle_bank(task)
-            jobs.append(_Job(task, "oracle", None, task_pack(gold, task, None), worker)
-                        if gold
-                        else _Job(task, "oracle", None, MemoryPack(budget=None), oracle_agent))
+                jobs.append(job(task, "compare", budget, task_pack(compare, task, budget)))
+            if not config.controls:
+                continue
+            donor = given.get(task.instance_id)
+            if donor is not None and (len(mine.items) < whole or budget == 0):
+                jobs.append(job(task, "placebo", budget,
+                                placebo_pack(bank, task, donor, budget)))
+            if any(m.scope.repo != task.repo for m in others):
+                jobs.append(job(task, "placebo_other", budget,
+                                placebo_other_pack(others, task, budget)))
+        if config.controls:
+            jobs += _controls(task, worker, config)
+    return jobs, excluded
+
+
+def _controls(task: Task, worker: Agent, config: SuiteConfig) -> list[_Job]:
+    empty = MemoryPack(query=task.problem_statement, budget=0)
+    jobs = [_Job(task, "no_memory", 0, empty, worker),
+            _Job(task, "smallest", 0, empty, make_agent("smallest")),
+            _Job(task, "largest", 0, empty, make_agent("largest")),
+            _Job(task, "random", 0, empty, make_agent("random", {"seed": config.seed}))]
+    gold = oracle_bank(task)
+    if gold is not None:
+        jobs.append(_Job(task, "oracle", None, task_pack(gold, task, None), worker))
+    else:
+        jobs.append(_Job(task, "oracle", None, MemoryPack(budget=None), make_agent("oracle")))
     return jobs
 
 
+_COLUMNS = ["instance_id", "repo", "family", "arm", "budget", "budget_tokens", "permutation",
+            "agent", "pack_tokens", "pack_memories", "status", "resolved", "reason", "chosen",
+            "gold_chosen", "abstained", "tie", "leak", "apply_method", "cached", "duration_s",
+            "test_duration_s"]
+
+
 def _row(job: _Job, result: TaskResult) -> dict[str, Any]:
+    single = job.arm in CONTROL_ARMS
     return {
         "instance_id": job.task.instance_id, "repo": job.task.repo, "family": job.task.family,
-        "arm": job.arm, "budget": budget_label(job.budget),
+        "arm": job.arm, "budget": "-" if single else budget_label(job.budget),
         "budget_tokens": math.inf if job.budget is None else job.budget,
-        "agent": result.agent, "pack_tokens": job.pack.tokens,
-        "pack_memories": len(job.pack.items), "status": result.status,
-        "resolved": result.resolved, "reason": result.reason, "chosen": result.chosen,
+        "permutation": result.permutation, "agent": result.agent or job.agent.name,
+        "pack_tokens": job.pack.tokens, "pack_memories": len(job.pack.items),
+        "status": result.status, "resolved": result.resolved, "reason": result.reason,
+        "chosen": result.chosen, "gold_chosen": result.gold_chosen,
+        "abstained": result.abstained, "tie": bool(result.tied), "leak": bool(job.leaks),
         "apply_method": result.apply_method, "cached": result.cached,
         "duration_s": result.duration_s, "test_duration_s": result.test_duration_s,
     }
 
 
-def _rates(rows: pd.DataFrame, n: int) -> dict[str, Rate]:
-    if rows.empty:
-        return {}
-    ordered = rows.sort_values("budget_tokens")
-    return {str(label): wilson(int(group["resolved"].sum()), n)
-            for label, group in ordered.groupby("budget", sort=False)}
+def _findings(jobs: list[_Job]) -> dict[str, list[LeakFinding]]:
+    found: dict[str, list[LeakFinding]] = {}
+    for job in jobs:
+        if job.leaks:
+            found.setdefault(job.arm, []).extend(job.leaks)
+    return found
 
 
-def _compare(table: pd.DataFrame, budgets: tuple[int | None, ...], other: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"bank": other}
-    for budget in budgets:
-        label = budget_label(budget)
-        def by_task(arm: str, label: str = label) -> dict[str, bool]:
+def _chance(tasks: list[Task]) -> float:
+    shares = [1 / len(t.candidates) for t in tasks if t.candidates]
+    return sum(shares) / len(tasks) if tasks else 0.0
+
+
+def per_task(rows: pd.DataFrame, ids: Sequence[str]) -> dict[str, float]:
+    """Task id -> mean resolved over its attempts in ``rows`` (0 for a task with none)."""
+    means = rows.groupby("instance_id")["resolved"].mean().to_dict()
+    return {t: float(means.get(t, 0.0)) for t in ids}
+
+
+def _summarise(result: SuiteResult, ids: list[str]) -> None:
+    table, k, seed = result.table, result.config.permutations, result.config.seed
+    n = len(ids)
+    for (arm, label), rows in table.groupby(["arm", "budget"], sort=False):
+        counts = [int(rows[rows["permutation"] == p]["resolved"].sum()) for p in range(k)]
+        result.rates.setdefault(str(arm), {})[str(label)] = arm_rate(counts, n)
+    order = {budget_label(b): i for i, b in enumerate(result.config.budgets)}
+    for arm in result.rates:
+        result.rates[arm] = dict(sorted(result.rates[arm].items(),
+                                        key=lambda kv: order.get(kv[0], -1)))
+    bank = table[table["arm"] == "bank"]
+    for label in result.success:
+        mine = per_task(bank[bank["budget"] == label], ids)
+        against: dict[str, Lift] = {}
+        for arm in PLACEBOS:
             rows = table[(table["arm"] == arm) & (table["budget"] == label)]
-            return dict(zip(rows["instance_id"], rows["resolved"].astype(bool), strict=True))
-        out[label] = mcnemar(by_task("bank"), by_task("compare")).model_dump()
-    return out
+            if len(rows):
+                lift = paired_lift(mine, per_task(rows, ids), arm, seed)
+                result.lifts_by_placebo.setdefault(arm, {})[label] = lift
+                against[arm] = lift
+        if against:
+            # The stronger placebo is the one with the smaller lift (the higher success).
+            result.lifts[label] = min(against.values(), key=lambda lift: lift.lift)
+        rows = table[(table["arm"] == "compare") & (table["budget"] == label)]
+        if len(rows):
+            result.comparison[label] = paired_lift(mine, per_task(rows, ids), "compare", seed)

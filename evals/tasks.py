@@ -16,7 +16,9 @@ Every part of the harness and the corpus speaks ``Task``. ``load_tasks(ref)`` re
 
 Relative ``source.location`` paths are resolved against the suite file's folder, so a loaded task
 always names its repository absolutely. Rows without a ``source`` (plain SWE-bench rows) get
-``RepoSource(kind="swe-bench")``: they load in full but cannot run offline.
+``RepoSource(kind="swe-bench")`` and ``harness="swe-bench"`` (graded by ``evals.swebench``, as
+SWE-bench grades); ``repos_dir`` (or ``$DREAMER_REPOS_DIR``) points them at local mirrors
+(``evals.swebench.sources``), without which they load in full but cannot run offline.
 """
 
 from __future__ import annotations
@@ -132,8 +134,18 @@ class Task(BaseModel):
 # --------------------------------------------------------------------------- loading
 
 
-def load_tasks(ref: str | Path, *, split: str | None = None) -> list[Task]:
-    """The tasks of the suite ``ref`` (a file, a folder, ``hf:NAME[:SPLIT]`` or a suite name)."""
+def load_tasks(
+    ref: str | Path, *, split: str | None = None, repos_dir: str | Path | None = None
+) -> list[Task]:
+    """The tasks of the suite ``ref`` (a file, a folder, ``hf:NAME[:SPLIT]`` or a suite name),
+    SWE-bench rows pointed at their mirrors in ``repos_dir`` (default ``$DREAMER_REPOS_DIR``)."""
+    from evals.swebench.sources import repos_dir as mirrors
+    from evals.swebench.sources import with_local_sources
+
+    return with_local_sources(_load(ref, split), mirrors(repos_dir))
+
+
+def _load(ref: str | Path, split: str | None) -> list[Task]:
     text = str(ref)
     if text.startswith("hf:"):
         name, _, hf_split = text[3:].partition(":")
@@ -144,7 +156,7 @@ def load_tasks(ref: str | Path, *, split: str | None = None) -> list[Task]:
             return tasks_from_records(_hf_from_disk(path, split), path, str(path))
         for name in SUITE_FILES:
             if (path / name).exists():
-                return load_tasks(path / name)
+                return _load(path / name, split)
         raise TaskLoadError(
             f"suite folder {path} holds none of {', '.join(SUITE_FILES)} and is not a "
             "Hugging Face save_to_disk folder; put the tasks in tasks.jsonl"
@@ -189,6 +201,7 @@ def tasks_from_records(records: Iterable[dict[str, Any]], base_dir: Path, where:
         if "source" not in record or record["source"] is None:
             upstream = f"https://github.com/{record.get('repo', '')}"
             record["source"] = {"kind": "swe-bench", "location": upstream}
+            record.setdefault("harness", "swe-bench")
         try:
             task = Task.model_validate(record)
         except (ValidationError, ValueError) as exc:

@@ -42,16 +42,20 @@ def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = E
             "budgets": ",".join(budget_label(b) for b in cfg.budgets),
             "config_hash": config_hash(result), "timeout_s": cfg.timeout_s,
             "agent_options": json.dumps(cfg.agent_options, sort_keys=True),
+            "permutations": cfg.permutations, "seed": cfg.seed, "controls": cfg.controls,
         }
         for key, value in params.items():
             client.log_param(run_id, key, str(value)[:500])
         summary = result.summary()
         for label, rate in result.success.items():
             client.log_metric(run_id, f"success_{_metric(label)}", rate.rate)
-        for arm, rate in result.baselines.items():
-            client.log_metric(run_id, f"baseline_{arm}", rate.rate)
-        for key in ("auc", "bank_tokens", "resolved", "unresolved", "infra_errors", "wall_s",
-                    "test_time_s"):
+        for label, lift in result.lifts.items():
+            client.log_metric(run_id, f"lift_{_metric(label)}", lift.lift)
+            client.log_metric(run_id, f"lift_p_{_metric(label)}", lift.p_value)
+        for arm, rate in result.controls.items():
+            client.log_metric(run_id, f"control_{arm}", rate.rate)
+        for key in ("auc", "bank_tokens", "chance", "tasks", "attempts", "resolved",
+                    "unresolved", "infra_errors", "wall_s", "test_time_s"):
             client.log_metric(run_id, key, float(summary[key]))
         _log_artifacts(client, run_id, result, summary, plot)
     except Exception:
@@ -73,8 +77,8 @@ def _log_artifacts(client: object, run_id: str, result: SuiteResult, summary: di
         if plot is not None and plot.exists():
             log(run_id, str(plot))
         reports = folder / "reports"
-        for report in sorted(result.run_dir.glob("*/*/*/report.json")):
-            target = reports.joinpath(*report.parts[-4:])
+        for report in sorted(result.run_dir.glob("*/*/*/*/report.json")):
+            target = reports.joinpath(*report.parts[-5:])
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(report, target)
         if reports.exists():

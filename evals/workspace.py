@@ -1,8 +1,16 @@
 """A task's repository at its base state in an isolated copy; patches applied; tests run.
 
-The copy is a ``git clone --shared`` (or a clone of a bundle, or an unpacked archive committed as
-the base state) in a temporary folder, checked out at ``base_commit``; nothing touches the
-source repository. Patches apply in SWE-bench's order of attempts, each on a clean tree:
+The copy holds the repository's history up to ``base_commit`` and nothing later: no later
+commit, branch or tag, and no object of one, so nothing in it shows a fix that came after the
+task. It is made in two steps, both cached under ``dreamer.settings.home()/cache/repos``:
+
+1. a *mirror* of a bundle or remote source (a local git folder is read in place);
+2. a bare *base repository* per (source, base commit) into which only ``base_commit`` and its
+   ancestors are fetched (git sends the objects reachable from the wanted commit, nothing else);
+
+and each working copy is a ``git clone --shared`` of the base repository, checked out at
+``base_commit``, with no remote left. An archive source is unpacked and committed as the base
+state. Patches apply in SWE-bench's order of attempts, each on a clean tree:
 ``git apply --verbose``, ``git apply --verbose --3way``, ``git apply --verbose --reject`` (only
 when every hunk lands), then ``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
 timeout kills the whole process group.
@@ -10,6 +18,7 @@ timeout kills the whole process group.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import shutil
@@ -17,7 +26,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -173,12 +182,78 @@ def _materialise(task: Task, dest: Path) -> None:
     if source.kind == "archive":
         _unpack_archive(location, dest)
         return
-    args = ["clone", "--quiet", "--no-checkout"]
-    if source.kind == "git" and "://" not in source.location:
-        args.append("--shared")
-    git(dest.parent, *args, str(location), str(dest))
+    base = base_repository(source.kind, source.location, task.base_commit)
+    git(dest.parent, "clone", "--quiet", "--shared", "--no-checkout", str(base), str(dest))
+    git(dest, "remote", "remove", "origin")
     git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach",
         task.base_commit)
+
+
+def cache_root() -> Path:
+    """Where mirrors and base repositories are kept between runs."""
+    from dreamer import settings
+
+    return settings.home() / "cache" / "repos"
+
+
+def base_repository(kind: str, location: str, commit: str) -> Path:
+    """A bare repository holding ``commit`` and its ancestors only (cached; built once)."""
+    key = hashlib.sha256(f"{kind}\0{_canonical(location)}".encode()).hexdigest()[:16]
+    folder = cache_root() / key
+    final = folder / f"base-{commit}.git"
+    if (final / "HEAD").exists():
+        return final
+    source = _mirror(kind, location, folder)
+
+    def build(tmp: Path) -> None:
+        git(tmp.parent, "init", "--quiet", "--bare", str(tmp))
+        fetched = git(tmp, "fetch", "--quiet", "--no-tags", str(source),
+                      f"{commit}:refs/heads/base", check=False)
+        if fetched.returncode != 0:
+            raise WorkspaceError(
+                "repository unavailable",
+                f"commit {commit} is not in {location}: {fetched.stderr.strip()[-400:]}")
+        git(tmp, "symbolic-ref", "HEAD", "refs/heads/base")
+
+    return _atomic(final, build)
+
+
+def _mirror(kind: str, location: str, folder: Path) -> Path:
+    """The repository to fetch from: a local git folder itself, else a cached mirror."""
+    if kind == "git" and "://" not in location:
+        return Path(location)
+    path = Path(location)
+    stamp = f"{path.stat().st_size}-{path.stat().st_mtime_ns}" if path.exists() else "remote"
+    final = folder / f"mirror-{stamp}.git"
+    if (final / "HEAD").exists():
+        return final
+
+    def build(tmp: Path) -> None:
+        git(tmp.parent, "clone", "--quiet", "--mirror", location, str(tmp))
+
+    return _atomic(final, build)
+
+
+def _atomic(final: Path, build: Callable[[Path], None]) -> Path:
+    """Build a folder under a temporary name and rename it into place: concurrent builders
+    (threads or processes) never see a half-made one; the first to finish wins."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}-", dir=final.parent))
+    shutil.rmtree(tmp)
+    try:
+        build(tmp)
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            if not (final / "HEAD").exists():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _canonical(location: str) -> str:
+    return location if "://" in location else str(Path(location).resolve())
 
 
 def _unpack_archive(archive: Path, dest: Path) -> None:

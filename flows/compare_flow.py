@@ -15,49 +15,68 @@ from prefect.cache_policies import NONE as NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from dreamer import settings
-from dreamer.loop import dream_union, heldout_tasks, load_nightly
+from dreamer.loop import dream_union, heldout_tasks, load_nightly, project_path
+from dreamer.sources import SourceTimes
 from dreamer.store import open_store
 from evals.compare import comparison_table, log_comparison, plot_comparison
 from evals.metrics import budget_label
+from evals.runner import GradeCache
 from evals.suite import SuiteConfig, SuiteResult, run_suite
+
+_GRADES: dict[str, GradeCache] = {}
+"""One grade cache per comparison run: every strategy and agent tests a patch of a task once."""
 
 
 @task(cache_policy=NO_CACHE)
-def evaluate_strategy(config_ref: str, strategy: str, budgets: tuple[int | None, ...],
-                      baselines: bool, run_dir: str, lm: str | None) -> SuiteResult:
+def evaluate_strategy(config_ref: str, strategy: str, agents: tuple[str, ...],
+                      budgets: tuple[int | None, ...], run_dir: str,
+                      lm: str | None) -> dict[str, SuiteResult]:
+    """Dream ``strategy`` over the suite's repositories and evaluate it with each agent."""
     config = load_nightly(config_ref)
     store = open_store()
     tasks = heldout_tasks(config)
     bank = dream_union(store, sorted({t.repo for t in tasks}), strategy, lm=lm)
     extra: dict[str, Any] = {"workers": config.workers} if config.workers else {}
-    suite = SuiteConfig(suite=config.suite, agent=config.agent, budgets=budgets,
-                        timeout_s=config.timeout_s, baselines=baselines, **extra)
-    return run_suite(tasks, bank, suite, Path(run_dir) / strategy)
+    times = SourceTimes(store, project_path(config.suite))
+    cache = _GRADES.setdefault(run_dir, GradeCache())
+    out = {}
+    for agent in agents:
+        suite = SuiteConfig(suite=config.suite, agent=agent, budgets=budgets,
+                            timeout_s=config.timeout_s, permutations=config.permutations,
+                            **extra)
+        out[f"{strategy}@{agent}"] = run_suite(tasks, bank, suite,
+                                               Path(run_dir) / strategy / agent,
+                                               source_times=times, cache=cache)
+    return out
 
 
 @flow(name="compare-strategies", log_prints=True,
       task_runner=ThreadPoolTaskRunner(max_workers=2))  # type: ignore[arg-type]
 def compare_strategies(
     strategies: list[str], budgets: list[int | None], config_ref: str = "default",
-    lm: str | None = None,
+    lm: str | None = None, agents: list[str] | None = None,
 ) -> dict[str, Any]:
-    """Run every strategy at every budget on the configuration's held-out tasks."""
+    """Run every strategy at every budget on the configuration's held-out tasks, with each
+    agent (default: the configuration's agent and ``embedding``, the two offline agents)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     run_dir = settings.home() / "runs" / f"compare-{stamp}-{os.getpid()}"
+    chosen = tuple(dict.fromkeys(agents or [load_nightly(config_ref).agent, "embedding"]))
     futures = {
-        name: evaluate_strategy.submit(config_ref, name, tuple(budgets), i == 0, str(run_dir), lm)
-        for i, name in enumerate(strategies)
+        name: evaluate_strategy.submit(config_ref, name, chosen, tuple(budgets), str(run_dir), lm)
+        for name in strategies
     }
-    results = {name: future.result() for name, future in futures.items()}
+    results = {key: res for future in futures.values() for key, res in future.result().items()}
+    _GRADES.pop(str(run_dir), None)
     table = comparison_table(results)
     plot = plot_comparison(results, run_dir / "comparison.png",
                            title=f"{load_nightly(config_ref).suite}: strategies × budgets")
     run_id = log_comparison(results, table, plot, {
         "strategies": ",".join(strategies), "budgets": ",".join(budget_label(b) for b in budgets),
-        "config": config_ref,
+        "config": config_ref, "agents": ",".join(chosen),
     })
     create_table_artifact(key="strategy-comparison", table=table.round(4).to_dict("records"),
-                          description="Strategies × budgets: success, active tokens, curve area.")
+                          description="Strategies × agents × budgets: success, lift over placebo "
+                                      "with its interval, active tokens, curve area; controls.")
     create_markdown_artifact(key="strategy-comparison-plot",
                              markdown=f"Plot: `{plot}`; MLflow parent run `{run_id}`.")
     return {"table": table, "plot": plot, "run_id": run_id, "results": results,

@@ -24,7 +24,7 @@ os.environ.setdefault("DSPY_CACHEDIR", "/tmp/dreamer-tests-dspy-cache")
 
 SHARED_DATA = Path(os.environ.get("DREAMER_SHARED_DATA")
                    or Path(__file__).resolve().parents[1].parent / "shared" / "data")
-"""The real public data beside the project (``../shared/data``, or ``DREAMER_SHARED_DATA``);
+"""The real public data beside the project (``../shared/data``, or ``$DREAMER_SHARED_DATA``);
 tests skip when absent."""
 
 

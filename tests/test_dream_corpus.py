@@ -113,7 +113,7 @@ def test_success_at_1024_matches_the_raw_banks_unlimited(sample, tmp_path: Path)
 
     def success(bank: Bank, budget: int | None, folder: str) -> float:
         config = SuiteConfig(suite=str(SAMPLE), agent="selector", budgets=(budget,),
-                             timeout_s=120, workers=2, baselines=False)
+                             timeout_s=120, workers=2, controls=False, permutations=2)
         result = run_suite(sample.tasks, bank, config, tmp_path / folder)
         assert not result.summary()["infra_errors"]
         return next(iter(result.success.values())).rate
@@ -133,20 +133,29 @@ def test_a_changed_rule_is_superseded_citing_the_commit_that_changed_it(  # type
 ) -> None:
     import subprocess
 
-    def stated(value: str):  # type: ignore[no-untyped-def]
+    def stated(value: str, rule: str):  # type: ignore[no-untyped-def]
         [memory] = [m for m in sample.raw[repo].memories
-                    if f"setting:{path}:{key}={value}" in m.tags]
+                    if f"setting:{path}:{key}={value}" in m.tags
+                    and (m.lineage.reason or "").startswith(rule)]
         return memory
 
-    before, after = stated(old), stated(new)
+    # The old value a session stated; the new one read off the repository's history (the
+    # commit that changed the line), before any session stated it.
+    before, after = stated(old, "setting"), stated(new, "history")
+    said = stated(new, "setting")  # a later session states the new rule too
+    assert after.created_at < said.created_at and f"is {new} since commit" in after.summary
     bank = sample.dreams[repo].bank
     superseded = bank.get(before.id)
     assert superseded.status is MemoryStatus.SUPERSEDED
-    assert ("superseded_by", after.id) in {(k.relation, k.target) for k in superseded.links}
+    # The successor is the history memory, or what dedupe merged it into (with the session's
+    # later statement of the same value): either way it descends from it and is served.
+    [successor] = [k.target for k in superseded.links if k.relation == "superseded_by"]
+    current = bank.get(successor)
+    assert successor == after.id or after.id in current.lineage.parents
     assert bank.get(_follow(bank, after.id)).is_active  # the newer value is still served
     [entry] = [p for p in sample.dreams[repo].provenance
                if p.stage == "conflicts" and p.inputs == (before.id,)]
-    assert entry.action == "superseded" and entry.output == after.id
+    assert entry.action == "superseded" and entry.output == successor
     commit = entry.reason.rsplit("changed in commit ", 1)[1]
     assert ("changed_in", f"commit:{commit}") in {(k.relation, k.target) for k in superseded.links}
     clone = sample.home / repo.replace("/", "__")
@@ -163,3 +172,5 @@ def test_a_changed_rule_is_superseded_citing_the_commit_that_changed_it(  # type
     parent = subprocess.run(["git", "-C", str(clone), "show", f"{commit}~1:{path}"],
                             check=True, capture_output=True, text=True).stdout
     assert new in shown and old in parent and new not in parent
+    assert commit[:12] in after.summary  # the history memory names the changing commit
+    assert bank.get(_follow(bank, said.id)).is_active  # the session's statement is current

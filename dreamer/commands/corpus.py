@@ -76,13 +76,26 @@ def register(app: typer.Typer) -> None:
     @corpus.command("check-leaks")
     def check_leaks(
         path: Annotated[Path | None, typer.Argument(help="Corpus folder.")] = None,
+        bank: Annotated[list[str] | None, typer.Option(
+            "--bank", help="Also check this bank's packs (id, prefix or alias; repeatable); "
+                           "'stored' checks every bank alias of the store.")] = None,
+        budget: Annotated[list[str] | None, typer.Option(
+            "--budget", help="Budgets to pack banks at (repeatable; default 256, 1024, all).")
+        ] = None,
     ) -> None:
-        """Check every task's oracle pack for later evidence or runs of its gold patch."""
-        from evals.corpus.audit import audit_corpus
+        """Check every task's oracle pack, and the packs banks would hand out, for memories from
+        later than the task or carrying its fix: the harness's own leak check."""
+        from evals.corpus.audit import audit_banks, audit_corpus
         from evals.corpus.info import default_corpus
+        from evals.metrics import parse_budgets
 
-        findings = audit_corpus(path or default_corpus())
-        for finding in findings:
-            typer.echo(f"LEAK {finding.task} [{finding.rule}] {finding.detail}")
-        typer.echo(f"{len(findings)} leaks")
+        folder = path or default_corpus()
+        findings = [("oracle", f) for f in audit_corpus(folder)]
+        if bank:
+            budgets = parse_budgets(",".join(budget or ["256", "1024", "all"]))
+            findings += audit_banks(folder, bank, budgets)
+        for where, finding in findings:
+            typer.echo(f"LEAK {finding.task} [{where}] [{finding.rule}] {finding.detail}")
+        checked = "the oracle packs" + (f" and {len(bank)} bank reference(s)" if bank else "")
+        typer.echo(f"{len(findings)} leaks in {checked}")
         raise typer.Exit(1 if findings else 0)

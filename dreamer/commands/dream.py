@@ -88,9 +88,12 @@ def register(app: typer.Typer) -> None:
         lm: Annotated[str | None, typer.Option("--lm", help="litellm model (stages).")] = None,
         repo: Annotated[str | None, typer.Option(help="Repository of the bank alias.")] = None,
         timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
+        permutations: Annotated[int, typer.Option(
+            help="Relabellings of candidate ids per attempt (K).")] = 3,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Dream with every ablation and tabulate it against `default`: tokens, success, area."""
+        """Dream with every ablation and tabulate it against `default`: tokens, success, lift
+        over placebo with its interval, the controls, and what each stage's removal changes."""
         from dreamer.strategy import list_strategies
 
         names = strategies or ["none", "default",
@@ -98,6 +101,7 @@ def register(app: typer.Typer) -> None:
         store = store_or_exit()
         rows = []
         tasks = _tasks(suite) if suite else None
+        grades: dict[str, Any] = {}
         if bank is None and not tasks:
             fail("give --bank, or --suite to dream its repositories' extraction banks", code=2)
         for name in names:
@@ -112,7 +116,8 @@ def register(app: typer.Typer) -> None:
                 row = {"strategy": name, **_summary(result, the_bank.id)}
                 union = result.bank
             if tasks is not None:
-                row |= _evaluate(tasks, union, suite or "", budgets, agent, timeout)
+                row |= _evaluate(store, tasks, union, suite or "", budgets, agent, timeout,
+                                 permutations, grades)
             rows.append(row)
         _mark_changes(rows)
         if as_json:
@@ -207,21 +212,33 @@ def _tasks(suite: str) -> list[Any]:
     return [t for t in load_tasks(suite) if t.certified is not False]
 
 
-def _evaluate(tasks: list[Any], bank: Any, suite: str, budgets: str, agent: str,
-              timeout: float) -> dict[str, Any]:
-    """Success per budget and curve area from the harness (``evals.suite.run_suite``)."""
+def _evaluate(store: Any, tasks: list[Any], bank: Any, suite: str, budgets: str, agent: str,
+              timeout: float, permutations: int, grades: dict[str, Any]) -> dict[str, Any]:
+    """Success, lift over placebo and controls per budget, from the harness
+    (``evals.suite.run_suite``); ``grades`` keeps one grade cache for every ablation."""
     import os
 
     from dreamer import settings
+    from dreamer.sources import SourceTimes
     from evals.metrics import parse_budgets
+    from evals.runner import GradeCache
     from evals.suite import SuiteConfig, run_suite
+    from evals.tasks import resolve_suite
 
     config = SuiteConfig(suite=suite, agent=agent, budgets=tuple(parse_budgets(budgets)),
-                         timeout_s=timeout, workers=os.cpu_count() or 1, baselines=False)
+                         timeout_s=timeout, workers=os.cpu_count() or 1,
+                         permutations=permutations)
     folder = settings.home() / "runs" / f"ablate-{bank.id}"
-    result = run_suite(tasks, bank, config, Path(folder))
+    where = resolve_suite(suite)
+    times = SourceTimes(store, where if where.is_dir() else where.parent)
+    cache = grades.setdefault("cache", GradeCache())
+    result = run_suite(tasks, bank, config, Path(folder), source_times=times, cache=cache)
+    summary = result.summary()
     return {"success": {k: r.rate for k, r in result.success.items()}, "auc": result.auc,
-            "resolved": result.summary()["resolved"]}
+            "lift": {k: summary["lift"][k] for k in summary["lift"]},
+            "controls": summary["controls"], "chance": result.chance,
+            "leaks": sum(n for by in summary["leaks"].values() for n in by.values()),
+            "resolved": summary["resolved"]}
 
 
 def _mark_changes(rows: list[dict[str, Any]]) -> None:
@@ -240,17 +257,34 @@ def _show_ablation(rows: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
     labels = list(rows[0].get("success", {})) if rows else []
-    table = Table("strategy", "active", "tokens", "Δtok vs default", *labels, "area", "Δarea",
-                  "same bank as default")
+    lifted = [k for k in labels if any(k in r.get("lift", {}) for r in rows)]
+    table = Table("strategy", "active", "tokens", "Δtok vs default", *labels,
+                  *(f"lift@{k} [95% CI] p" for k in lifted), "area", "Δarea",
+                  "same bank as default", title="ablations: success, and lift over placebo")
     for r in rows:
+        lifts = []
+        for k in lifted:
+            lift = r.get("lift", {}).get(k)
+            lifts.append(f"{lift['lift']:+.2f} [{lift['low']:+.2f},{lift['high']:+.2f}] "
+                         f"p={lift['p_value']:.2g}" if lift else "-")
         table.add_row(
             esc(r["strategy"]), str(r["active_memories"]["after"]), str(r["active_tokens"]["after"]),
             str(r.get("tokens_vs_default", "")),
-            *(f"{r['success'][k]:.2f}" for k in labels),
+            *(f"{r['success'][k]:.2f}" for k in labels), *lifts,
             f"{r['auc']:.3f}" if "auc" in r else "-", str(r.get("auc_vs_default", "-")),
             "yes" if r.get("same_bank_as_default") else "no",
         )
-    console().print(table)
+    out = console()
+    out.print(table)
+    first = next((r for r in rows if "controls" in r), None)
+    if first is not None:
+        out.print("controls: " + ", ".join(f"{arm.replace('_', ' ')} {rate:.2f}"
+                                           for arm, rate in first["controls"].items())
+                  + f", chance 1/k {first['chance']:.2f}", highlight=False)
+    leaking = [r["strategy"] for r in rows if r.get("leaks")]
+    if leaking:
+        out.print("[yellow]leaking cells (counted unresolved)[/yellow]: "
+                  + ", ".join(f"{r['strategy']} {r['leaks']}" for r in rows if r.get("leaks")))
 
 
 def _show_trace(report: dict[str, Any]) -> None:

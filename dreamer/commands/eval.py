@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +21,8 @@ def register(app: typer.Typer) -> None:
         suite: Annotated[str, typer.Option(help="Suite name (see evals.tasks) or path.")],
         bank: Annotated[str | None, typer.Option(
             help="Bank id, id prefix, alias, or a bank JSON file; omit for no bank.")] = None,
-        agent: Annotated[str, typer.Option(help="none, selector, oracle or llm.")] = "selector",
+        agent: Annotated[str, typer.Option(
+            help="selector, embedding or llm (controls: none, largest, random, oracle).")] = "selector",
         budgets: Annotated[str, typer.Option(help="Token budgets; 'all' = no limit.")] = _BUDGETS,
         lm: Annotated[str | None, typer.Option(
             "--lm", help="litellm model for --agent llm.")] = None,
@@ -28,12 +30,20 @@ def register(app: typer.Typer) -> None:
             "-A", "--agent-option", help="Agent option KEY=VALUE (repeatable).")] = None,
         compare: Annotated[str | None, typer.Option(
             help="A second bank to compare on the same tasks (McNemar).")] = None,
-        repo: Annotated[str | None, typer.Option(help="Repository of the bank aliases.")] = None,
+        repo: Annotated[str | None, typer.Option(
+            help="Run this repository's tasks only (and resolve bank aliases in it).")] = None,
         split: Annotated[str | None, typer.Option(help="Split of a Hugging Face suite.")] = None,
+        repos_dir: Annotated[Path | None, typer.Option(
+            help="Mirrors of SWE-bench rows' repositories (default $DREAMER_REPOS_DIR).")] = None,
         timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
         workers: Annotated[int | None, typer.Option(
             help="Parallel attempts (default: cores).")] = None,
-        baselines: Annotated[bool, typer.Option(help="Run no-memory and oracle arms.")] = True,
+        controls: Annotated[bool, typer.Option(
+            help="Run the placebo arms and the controls (no memory, smallest, largest, random, "
+                 "oracle).")] = True,
+        permutations: Annotated[int, typer.Option(
+            help="Relabellings of candidate ids per attempt (K).")] = 3,
+        seed: Annotated[int, typer.Option(help="Seed of relabellings and draws.")] = 0,
         run_dir: Annotated[Path | None, typer.Option(help="Where artifacts go.")] = None,
         track: Annotated[bool, typer.Option(help="Record the run in MLflow.")] = True,
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -43,16 +53,15 @@ def register(app: typer.Typer) -> None:
 
         try:
             _run(suite, bank, agent, budgets, lm, option or [], compare, repo, split, timeout,
-                 workers, baselines, run_dir, track, as_json)
+                 workers, controls, permutations, seed, run_dir, track, as_json, repos_dir)
         except (DreamerError, ValueError) as exc:
             fail(str(exc), code=2)
 
 
 def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | None,
          options: list[str], compare_ref: str | None, repo: str | None, split: str | None,
-         timeout: float, workers: int | None, baselines: bool, run_dir: Path | None, track: bool,
-         as_json: bool) -> None:
-    import os
+         timeout: float, workers: int | None, controls: bool, permutations: int, seed: int,
+         run_dir: Path | None, track: bool, as_json: bool, repos_dir: Path | None = None) -> None:
     from datetime import UTC, datetime
 
     from dreamer import settings
@@ -61,9 +70,15 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
     from evals.suite import SuiteConfig, run_suite
     from evals.tasks import load_tasks
 
-    tasks = load_tasks(suite, split=split)
+    tasks = load_tasks(suite, split=split, repos_dir=repos_dir)
     if not tasks:
         fail(f"suite {suite!r} holds no tasks")
+    if repo is not None:
+        known = sorted({t.repo for t in tasks})
+        tasks = [t for t in tasks if t.repo == repo]
+        if not tasks:
+            fail(f"suite {suite!r} holds no task of {repo!r}; its repositories: "
+                 f"{', '.join(known)}", code=2)
     repos = {t.repo for t in tasks}
     alias_repo = repo or (next(iter(repos)) if len(repos) == 1 else None)
     agent_options: dict[str, Any] = dict(_option(o) for o in options)
@@ -71,12 +86,15 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
         agent_options["model"] = lm
     config = SuiteConfig(suite=suite, agent=agent, agent_options=agent_options,
                          budgets=tuple(parse_budgets(budgets)), timeout_s=timeout,
-                         workers=workers or os.cpu_count() or 1, baselines=baselines)
+                         workers=workers or os.cpu_count() or 1, controls=controls,
+                         permutations=permutations, seed=seed)
     the_bank = _bank(bank_ref, alias_repo) if bank_ref else None
     other = _bank(compare_ref, alias_repo) if compare_ref else None
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     folder = run_dir or settings.home() / "runs" / f"eval-{stamp}-{os.getpid()}"
-    result = run_suite(tasks, the_bank, config, folder, compare=other)
+    pool, times = _placebo_pool_and_times(suite, repos, bank_ref)
+    result = run_suite(tasks, the_bank, config, folder, compare=other, placebo_pool=pool,
+                       source_times=times)
     folder.mkdir(parents=True, exist_ok=True)
     result.table.to_csv(folder / "results.csv", index=False)
     plot = plot_suite(result, folder / "success_vs_tokens.png")
@@ -90,6 +108,33 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
         print_json(summary)
     else:
         _show(result, summary)
+
+
+def _placebo_pool_and_times(suite: str, repos: set[str], bank_ref: str | None
+                            ) -> tuple[list[Any], Any]:
+    """Other repositories' memories for the other-repository placebo (the store's extraction
+    banks), and when every cited source ended (the store's sessions, the suite's folder), for
+    the leak check. Without a store yet, only the suite's folder."""
+    from dreamer import settings
+    from dreamer.sources import SourceTimes
+    from dreamer.store import open_store
+    from evals.suite import suite_times
+    from evals.tasks import resolve_suite
+
+    if not bank_ref and not (settings.home() / "dreamer.db").exists() \
+            and "DREAMER_DATABASE_URL" not in os.environ:
+        return [], None
+    store = open_store()
+    pool: list[Any] = []
+    for repo, name, bank_id, _ in store.banks.aliases():
+        if name == "extraction" and repo != "*":
+            pool.extend(store.banks.get(bank_id).memories)
+    try:
+        path = resolve_suite(suite)
+        folder = path if path.is_dir() else path.parent
+    except Exception:
+        return pool, suite_times(suite)
+    return pool, SourceTimes(store, folder)
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -125,44 +170,65 @@ def _show(result, summary: dict[str, Any]) -> None:  # type: ignore[no-untyped-d
 
     frame = result.table
     labels = list(result.success)
+    k = result.config.permutations
     table = Table(title=f"{summary['suite']} · agent {summary['agent']} · bank "
-                        f"{summary['bank'] or 'none'}")
+                        f"{summary['bank'] or 'none'} · resolved of {k} relabellings")
     table.add_column("task")
     for label in labels:
         table.add_column(label, justify="center")
-    for arm in ("no_memory", "oracle"):
-        if arm in result.baselines:
-            table.add_column(arm.replace("_", " "), justify="center")
+    controls = list(result.controls)
+    for arm in controls:
+        table.add_column(arm.replace("_", " "), justify="center")
     for instance, rows in frame.groupby("instance_id", sort=True):
         cells = []
         for label in labels:
             hit = rows[(rows["arm"] == "bank") & (rows["budget"] == label)]
-            cells.append(_MARK[hit["status"].iloc[0]] if len(hit) else "")
-        for arm in ("no_memory", "oracle"):
-            if arm in result.baselines:
-                hit = rows[rows["arm"] == arm]
-                cells.append(_MARK[hit["status"].iloc[0]] if len(hit) else "")
+            cells.append(_cell(hit))
+        for arm in controls:
+            cells.append(_cell(rows[rows["arm"] == arm]))
         table.add_row(esc(instance), *cells)
-    rates = [f"{r.rate:.0%}" for r in result.success.values()]
-    table.add_row("[bold]success[/bold]", *rates,
-                  *(f"{r.rate:.0%}" for r in result.baselines.values()))
+    table.add_row("[bold]success[/bold]", *(f"{r.rate:.0%}" for r in result.success.values()),
+                  *(f"{r.rate:.0%}" for r in result.controls.values()))
     out = console()
     out.print(table)
     for label, rate in result.success.items():
-        out.print(f"  budget {label:>5}: {rate.successes}/{rate.trials} = {rate.rate:.0%} "
-                  f"(95% CI {rate.low:.0%}–{rate.high:.0%})", highlight=False)
-    out.print(f"area under curve {summary['auc']:.3f} · bank {summary['bank_tokens']} tokens · "
-              f"resolved {summary['resolved']} · unresolved {summary['unresolved']} · "
-              f"infra errors {summary['infra_errors']}", highlight=False)
+        lift = result.lifts.get(label)
+        said = (f" · lift {lift.lift:+.2f} over {lift.against} (95% CI {lift.low:+.2f} to "
+                f"{lift.high:+.2f}, sign test p={lift.p_value:.3g})" if lift else "")
+        out.print(f"  budget {label:>5}: {rate.rate:.0%} (95% CI {rate.low:.0%}–{rate.high:.0%}; "
+                  f"relabellings {rate.spread_low:.0%}–{rate.spread_high:.0%}){said}",
+                  highlight=False)
+    out.print(f"chance (1/k) {result.chance:.0%} · area under curve {summary['auc']:.3f} · bank "
+              f"{summary['bank_tokens']} tokens · {summary['tasks']} tasks, "
+              f"{summary['attempts']} attempts · infra errors {summary['infra_errors']}",
+              highlight=False)
+    for what in ("leaks", "ties"):
+        if summary[what]:
+            out.print(f"  {what}: " + "; ".join(
+                f"{arm} " + ", ".join(f"{b}: {n}" for b, n in by.items())
+                for arm, by in summary[what].items()), highlight=False)
+    excluded = summary["excluded_as_of"]
+    if excluded.get("untimed"):
+        out.print(f"  [yellow]![/yellow] {excluded['untimed']} memory showings left out: the "
+                  "memory has no time, so it cannot be shown to predate the task")
     infra = frame[frame["status"] == "infra_error"]
     for _, row in infra.drop_duplicates(["instance_id", "reason"]).iterrows():
         out.print(f"  [yellow]![/yellow] {esc(row['instance_id'])}: {esc(row['reason'])}")
     for label, test in summary["comparison"].items():
-        if label != "bank":
-            out.print(f"  vs {summary['comparison']['bank']} at {label}: only this "
-                      f"{test['only_first']}, only that {test['only_second']}, "
-                      f"McNemar p={test['p_value']:.3g}", highlight=False)
+        out.print(f"  vs the compared bank at {label}: {test['wins']} wins, {test['losses']} "
+                  f"losses, lift {test['lift']:+.2f}, sign test p={test['p_value']:.3g}",
+                  highlight=False)
     out.print(f"plot {esc(summary['plot'])} · artifacts {esc(summary['run_dir'])} · wall "
               f"{summary['wall_s']:.1f}s (tests {summary['test_time_s']:.1f}s)"
               + (f" · mlflow run {summary['mlflow_run_id']}" if "mlflow_run_id" in summary else ""),
               highlight=False)
+
+
+def _cell(rows: Any) -> str:
+    if not len(rows):
+        return ""
+    if (rows["status"] == "infra_error").all():
+        return _MARK["infra_error"]
+    hits = int(rows["resolved"].sum())
+    colour = "green" if hits == len(rows) else "red" if hits == 0 else "yellow"
+    return f"[{colour}]{hits}/{len(rows)}[/{colour}]"

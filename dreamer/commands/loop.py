@@ -72,6 +72,7 @@ def register(app: typer.Typer) -> None:
         strategies: Annotated[str, typer.Option(help="Comma-separated strategy names or paths.")] = DEMO_STRATEGIES,
         budgets: Annotated[str, typer.Option(help="Comma-separated token budgets; 'all' for no limit.")] = DEMO_BUDGETS,
         config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml: suite, agent, sources.")] = "default",
+        agents: Annotated[str, typer.Option(help="Comma-separated agents (default: the config's and embedding).")] = "",
         lm: Annotated[str | None, typer.Option(help="A litellm model for dreaming.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
@@ -81,7 +82,8 @@ def register(app: typer.Typer) -> None:
         from flows.compare_flow import compare_strategies
 
         out = compare_strategies([s.strip() for s in strategies.split(",") if s.strip()],
-                                 parse_budgets(budgets), config_ref=config, lm=lm)
+                                 parse_budgets(budgets), config_ref=config, lm=lm,
+                                 agents=[a.strip() for a in agents.split(",") if a.strip()] or None)
         _print_comparison(out, as_json)
 
     @app.command()
@@ -148,11 +150,17 @@ def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
         return
     from rich.table import Table
 
-    view = Table(title="strategies × budgets: share of tasks resolved")
-    for column in table.columns:
-        view.add_column(str(column), justify="left" if column == "strategy" else "right")
-    for row in table.itertuples(index=False):
-        view.add_row(*(f"{v:.2f}" if isinstance(v, float) else esc(v) for v in row))
+    from evals.compare import display_rows
+
+    first = next(iter(result.get("results", {}).values()), None)
+    k = first.config.permutations if first is not None else "?"
+    header, rows = display_rows(table)
+    view = Table(title=f"strategies × budgets: share of tasks resolved (mean of {k} "
+                       "relabellings) and lift over placebo [95% CI] p")
+    for column in header:
+        view.add_column(column, justify="left" if column in ("strategy", "agent") else "right")
+    for row in rows:
+        view.add_row(*(esc(cell) for cell in row))
     out = console()
     out.print(view)
     out.print(f"plot: {esc(result['plot'])}")

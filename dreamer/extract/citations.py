@@ -310,6 +310,23 @@ class CodeCiter:
             commit=next(iter(commits or self.commits), None),
         ), False
 
+    def _cite_unplaced(self, hunk: Hunk) -> tuple[Citation, bool]:
+        """A hunk known by its text only (an edit tool's arguments): cite its added lines where
+        the session's commits, or the commit that later brought them, hold them."""
+        unplaced = Citation(kind=CitationKind.FILE, ref=hunk.path, path=hunk.path)
+        block = hunk.added
+        if self.git_dir is None or not any(line.strip() for line in block):
+            return unplaced, False
+        probe = max((line.strip() for line in block), key=len)  # the most telling line
+        landed = self.reader.commits_adding(self.git_dir, hunk.path, probe)[:3]
+        for commit in (*self.commits, *landed):
+            lines = self.reader.read_lines(self.git_dir, commit, hunk.path)
+            start = _placed(lines, block) if lines else None
+            if start is not None:
+                return self.cite(hunk.path, start, start + len(block) - 1, expect=block,
+                                 commits=(commit,))
+        return unplaced, False
+
     def cite_hunk(self, hunk: Hunk) -> tuple[Citation, bool]:
         """The changed lines of a hunk, hashed at the first commit that really holds them.
 
@@ -317,6 +334,8 @@ class CodeCiter:
         that later brought those lines (the fix as it landed); before the change at the
         session's commits (the lines the event changed, at the event's commit); else unhashed.
         """
+        if hunk.new_start <= 0:
+            return self._cite_unplaced(hunk)
         first, last = _changed_span(hunk)
         expect = tuple(hunk.new_lines[first - hunk.new_start : last - hunk.new_start + 1])
         citation, known = self.cite(hunk.path, first, last, expect=expect)
@@ -339,6 +358,16 @@ class CodeCiter:
             if old[1]:
                 return old
         return citation, known
+
+
+def _placed(lines: list[str], block: tuple[str, ...]) -> int | None:
+    """The 1-based line where ``block`` starts in ``lines`` (trailing spaces ignored), or None."""
+    want = [b.rstrip() for b in block]
+    have = [line.rstrip() for line in lines]
+    for i in range(len(have) - len(want) + 1):
+        if have[i:i + len(want)] == want:
+            return i + 1
+    return None
 
 
 def _changed_span(hunk: Hunk) -> tuple[int, int]:

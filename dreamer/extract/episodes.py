@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import SessionView
@@ -49,16 +47,5 @@ def episode(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         )
     cand.not_in_source = True  # why a change was made is not in the code
     cand.conditions.append(f"when working on {paths[0]}")
-    cand.module = paths[0] if len(paths) == 1 else _common_dir(paths)
     cand.confidence = 0.5
     return [cand]
-
-
-def _common_dir(paths: list[str]) -> str | None:
-    parts = [PurePosixPath(p).parts[:-1] for p in paths]
-    common: list[str] = []
-    for group in zip(*parts, strict=False):
-        if len(set(group)) != 1:
-            break
-        common.append(group[0])
-    return "/".join(common) or None

@@ -66,6 +66,9 @@ class Edit:
     """Its own diff's hunks, or the final patch's hunks for its paths when it has no diff."""
     added: tuple[str, ...] = ()
     """The lines this edit wrote: its own diff's added lines, or the text of the edit command."""
+    own: bool = True
+    """Whether ``hunks`` are the edit's own (its diff, or the diff shown in answer to it); False
+    when they were borrowed from the final patch for its paths."""
 
 
 def _test_ids(event: Event, outcome: set[str]) -> tuple[str, ...]:
@@ -169,15 +172,18 @@ class SessionView:
             if event.kind is not EventKind.EDIT:
                 continue
             hunks = tuple(parse_diff(str(event.data.get("diff") or "")))
+            if not hunks:
+                hunks = structured_edit(event)
             if not hunks and (answer := shown.get(event.seq)) is not None:
                 hunks = tuple(parse_diff(answer.text)) if _DIFF.search(answer.text) else ()
             paths = tuple(dict.fromkeys(h.path for h in hunks)) or tuple(
                 str(p) for p in event.data.get("paths") or ()
             )
             added = tuple(line for h in hunks for line in h.added) or _edit_text(event.text)
+            own = bool(hunks)
             if not hunks:
                 hunks = tuple(h for h in submitted if h.path in paths)
-            edits.append(Edit(event.seq, paths, hunks, added))
+            edits.append(Edit(event.seq, paths, hunks, added, own))
         return edits
 
     @cached_property
@@ -263,6 +269,43 @@ def _edit_text(action: str) -> tuple[str, ...]:
         if end in rest:
             return tuple(rest.rsplit(end, 1)[0].splitlines())
     return ()
+
+
+def structured_edit(event: Event) -> tuple[Hunk, ...]:
+    """The change an edit tool call describes by its arguments (Claude Code's ``Edit``,
+    ``MultiEdit`` and ``Write``, the ``str_replace_editor``'s old and new strings kept as JSON):
+    the old text removed and the new text added, in the file it names. Line numbers are not in
+    the call (``new_start`` 0); citing the hunk locates its lines in the file."""
+    import json
+
+    text = event.text.strip()
+    if not text.startswith("{"):
+        return ()
+    try:
+        call = json.loads(text)
+    except ValueError:
+        return ()
+    if not isinstance(call, dict):
+        return ()
+    paths = [str(p) for p in event.data.get("paths") or ()]
+    path = paths[0] if paths else str(call.get("file_path") or call.get("path") or "")
+    if not path:
+        return ()
+    edits = call.get("edits")
+    changes: list[object] = edits if isinstance(edits, list) else [call]
+    hunks = []
+    for change in changes:
+        if not isinstance(change, dict):
+            continue
+        old = change.get("old_string", change.get("old_str"))
+        new = change.get("new_string", change.get("new_str", change.get("content")))
+        if not isinstance(new, str):
+            continue
+        removed = tuple(old.splitlines()) if isinstance(old, str) else ()
+        added = tuple(new.splitlines())
+        hunks.append(Hunk(path, 0, len(removed), 0, len(added), added, removed, added,
+                          tuple(range(len(added))), removed))
+    return tuple(hunks)
 
 
 def _count(value: object) -> int:

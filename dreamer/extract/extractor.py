@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamer.extract import episodes, procedures, rules, settings, statements, versions
+from dreamer.extract import episodes, history, procedures, rules, settings, statements, versions
 from dreamer.extract import lm as lm_backend
 from dreamer.extract.candidate import Candidate, to_memory
 from dreamer.extract.citations import CodeCiter, GitReader
@@ -167,7 +167,9 @@ def _extract_repo(
             )
         vocabulary = statements.vocabulary(view)
         mine = 0
-        for cand in candidates:
+        queue = list(candidates)
+        while queue:
+            cand = queue.pop(0)
             # A candidate without citations cannot even become a Memory; the gate says why.
             written = to_memory(cand) if cand.citations else None
             if written is not None:
@@ -178,6 +180,11 @@ def _extract_repo(
             if verdict.kept and written is not None:
                 kept.append(written.memory)
                 mine += 1
+                # A setting it states may have changed since: the repository's history says.
+                later = [] if cand.rule == "history" else history.changed_settings(
+                    written.memory, reader, citer.git_dir, session.id)
+                queue.extend(later)
+                candidates.extend(later)
                 continue
             if written is not None:
                 text = written.memory.summary

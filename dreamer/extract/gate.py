@@ -33,6 +33,9 @@ class Reason(StrEnum):
     """The same memory is already in the bank or was already written from this session."""
     TRIVIAL = "trivial"
     """Too thin to help (a mistyped path, a few words)."""
+    CONTENT_FREE = "content_free"
+    """It names nothing concrete, or says nothing about what it names
+    (``dreamer.extract.substance``)."""
     LM_ERROR = "lm_error"
     """The language model failed on the session; the rule backend wrote its memories instead."""
     UNRESOLVED_CITATION = "unresolved_citation"
@@ -47,7 +50,8 @@ _GENERIC = re.compile(
     r"think (carefully|harder|step by step)|take (your|more) time|follow best practices|"
     r"read (the )?(code|docs|documentation) (more )?carefully|avoid (mistakes|bugs|errors)|"
     r"keep (the )?code clean|communicat(e|ion) (better|more|is key)|quality matters|"
-    r"(always )?(run|write) (the |more )?tests( first| before committing)?$|"
+    r"(always )?(run|write) (the |more )?tests( first| before (committing|submitting|pushing|"
+    r"merging))?(?=[.!]?$)|"
     r"learn from (your |past )?mistakes|don'?t rush|stay focused|(clean and )?well[- ]documented|"
     r"keep (the |your )?(changes|commits|prs?) (small|focused)|(check|read) the readme( first)?|"
     r"edge cases)\b",
@@ -60,7 +64,8 @@ _FACTS = re.compile(
 )
 # A file path (never ending in the sentence's full stop), or a file name with a known extension.
 PATH = re.compile(
-    r"\b[\w.-]+/[\w./-]*[\w/-]|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json)\b"
+    r"\b[\w.-]+/(?:[\w./-]*[\w/-])?|\b[\w-]+\.(?:py|js|ts|go|rs|java|rb|toml|ya?ml|ini|cfg|json|md|"
+    r"rst|txt|sh|sql|lock)\b|\b(?:Makefile|Dockerfile|Procfile|Justfile)\b"
 )
 _WORD = re.compile(r"[a-z]{4,}")
 
@@ -139,6 +144,10 @@ class Gate:
             return Verdict(False, Reason.GENERIC, "generic advice with no fact about this code")
         if len(candidate.summary.split()) < 4:
             return Verdict(False, Reason.TRIVIAL, "too short to carry a fact")
+        from dreamer.extract.substance import content_free
+
+        if empty := content_free(candidate.summary, candidate.type.value):
+            return Verdict(False, Reason.CONTENT_FREE, empty)
         if candidate.rule == "command" and re.search(
             r"No such file or directory|file or directory not found", candidate.summary, re.I
         ):

@@ -89,18 +89,10 @@ def commands(view: SessionView) -> list[Candidate]:
             cand.confirmed_by.add("test")
         cand.not_in_source = True
         cand.phase = "test" if ok.is_test else None
-        cand.module = _path_argument(ok.command)
         cand.conditions.append(f"when running {prog}")
         cand.confidence = 0.7
         out.append(cand)
     return out
-
-
-def _path_argument(command: str) -> str | None:
-    for word in command.split():
-        if "/" in word and not word.startswith("-") and "=" not in word:
-            return word.split("::", 1)[0].rstrip("/")
-    return None
 
 
 def guards(view: SessionView, citer: CodeCiter) -> list[Candidate]:
@@ -139,7 +131,7 @@ def _guard(
     cite_hunks(cand, citer, [h for h in edit.hunks if h.path == path][:2])
     cand.confirmed_by.update({"test", "incident"})
     cand.not_in_source = True
-    cand.module, cand.phase = path, "edit"
+    cand.phase = "edit"
     cand.conditions.append(f"when changing {path}")
     cand.confidence = 0.7
     return cand

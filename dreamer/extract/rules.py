@@ -17,6 +17,7 @@ from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter, Hunk
 from dreamer.extract.evidence import Edit, Run, SessionView
 from dreamer.extract.injection import strip_injections
+from dreamer.extract.names import ChangeNames, change_names, is_test_path, shown
 from dreamer.models import Citation, CitationKind, MemoryType
 
 MAX_FILE_CITATIONS = 4
@@ -71,6 +72,8 @@ def failure_excerpt(run: Run, limit: int = 180) -> str:
         if " - " in line:
             text = line.split(" - ", 1)[1]
             break
+    if text.endswith("..."):
+        text = ""  # pytest cut the summary short: the ``E`` lines say it whole
     if not text:
         output = run.output.splitlines()
         found = [line.strip()[1:].strip() for line in output if line.startswith("E ")]
@@ -82,7 +85,10 @@ def failure_excerpt(run: Run, limit: int = 180) -> str:
     return clip(cleaned, limit)
 
 
-def _resolves(failed: Run, later: Run) -> bool:
+def _resolves(failed: Run, later: Run, last_test: Run | None) -> bool:
+    """Whether ``later`` shows that the failure of ``failed`` was fixed: the same tests (or the
+    same command) now pass, or it is the session's last test run and it passed (the outcome
+    comes from the last test run, not from what the agent said)."""
     if later.status == "unknown" and failed.exit_code is None and later.output.strip():
         # Without exit codes the failure was seen in the text; the same command's output
         # without an error is the same kind of signal that it now works.
@@ -91,7 +97,9 @@ def _resolves(failed: Run, later: Run) -> bool:
         return False
     if failed.failed_tests and set(failed.failed_tests) <= set(later.passed_tests):
         return True
-    return later.command == failed.command
+    if later.command == failed.command:
+        return True
+    return later is last_test and later.is_test and bool(failed.failed_tests)
 
 
 def tests_text(tests: tuple[str, ...]) -> str:
@@ -101,8 +109,16 @@ def tests_text(tests: tuple[str, ...]) -> str:
 
 
 def failures(view: SessionView, citer: CodeCiter) -> list[Candidate]:
-    """One ``failure`` candidate per failure episode: first failure, last failure, the fix."""
+    """One ``failure`` candidate per failure episode: what failed, how, and the fix that passed.
+
+    The episode runs from a failing run to the run that shows it fixed (``_resolves``). Its
+    memory names, as identifiers (``dreamer.extract.names``), what the failed attempt brought in
+    (or, with no attempt in the session, what the fix took away) and what the passing fix brought
+    in, with the files the fix had to touch beyond the attempt's: never copied code lines.
+    """
     runs = view.runs
+    tests_run = [r for r in runs if r.is_test and r.status in ("ok", "failed")]
+    last_test = tests_run[-1] if tests_run else None
     out: list[Candidate] = []
     covered: set[int] = set()
     for i, first in enumerate(runs):
@@ -118,60 +134,86 @@ def failures(view: SessionView, citer: CodeCiter) -> list[Candidate]:
             run = runs[j]
             if run.status == "failed" and (
                 set(run.failed_tests) & key or run.command == first.command
+                or (run.is_test and first.is_test)
             ):
                 covered.add(j)
                 last = run
-            elif _resolves(first, run):
+            elif _resolves(first, run, last_test):
                 fix = run
                 break
         previous = runs[i - 1].result_seq if i > 0 else -1
         attempts = view.edits_between(previous, first.seq) + view.edits_between(first.seq, last.seq)
         fixes = view.edits_between(last.seq, fix.seq) if fix else []
-        if fix is None and not first.failed_tests:
-            continue  # an error that was never resolved teaches nothing checkable
-        what = (
-            tests_text(first.failed_tests) if first.failed_tests else f"`{clip(first.command, 80)}`"
-        )
-        parts = [f"{what} failed: {failure_excerpt(last) or 'see the cited run'}."]
-        if attempts and (tried := code_excerpt(attempts, 120)):
-            parts.append(f"Failed attempt in {', '.join(attempts[-1].paths)}: `{tried}`.")
-        if fixes:
-            done = code_excerpt(fixes)
-            paths = ", ".join(dict.fromkeys(p for e in fixes for p in e.paths))
-            parts.append(f"Fixed in {paths}" + (f": `{done}`." if done else "."))
-        elif fix is not None and fix.command != first.command:
-            parts.append(f"It passed when run as `{clip(fix.command, 100)}`.")
-        else:
-            parts.append("Not resolved in this session.")
-        cand = base(view, "failure", MemoryType.FAILURE, " ".join(parts), last.result_seq)
-        cand.cite(session_citation(view, first.result_seq))
-        for test in first.failed_tests[:8]:
-            cand.cite(Citation(kind=CitationKind.TEST, ref=test))
-        cite_hunks(cand, citer, [h for e in fixes for h in e.hunks])
-        if fix is not None:
-            cand.cite(session_citation(view, fix.result_seq))
-            cand.confirmed_by.add("test" if fix.is_test else "incident")
-        if fixes and view.session.commit_end:
-            cand.cite(
-                Citation(
-                    kind=CitationKind.COMMIT,
-                    ref=view.session.commit_end,
-                    commit=view.session.commit_end,
-                )
-            )
-        cand.confirmed_by.add("incident")
-        cand.affects_correctness = True
-        fixed_paths = [p for e in fixes for p in e.paths]
-        cand.module = fixed_paths[0] if fixed_paths else _test_file(first.failed_tests)
-        cand.phase = "edit"
-        if fixed_paths:
-            cand.conditions.append(f"when changing {', '.join(dict.fromkeys(fixed_paths))}")
-        if first.command:
-            cand.conditions.append(f"tests run with `{clip(first.command, 100)}`")
-        cand.confidence = 0.8 if fixes and fix is not None else 0.6
-        out.append(cand)
+        cand = _failure(view, citer, first, last, fix, attempts, fixes)
+        if cand is not None:
+            out.append(cand)
     return out
 
 
-def _test_file(tests: tuple[str, ...]) -> str | None:
-    return tests[0].split("::", 1)[0] if tests else None
+def edit_names(edits: list[Edit]) -> ChangeNames:
+    """What ``edits`` brought in and took away by name: their own diffs' hunks, or, for an edit
+    known only by the text it wrote (``edit 11:11`` ...), that text's names as added."""
+    hunks = [h for e in edits if e.own for h in e.hunks]
+    written = [Hunk(p, 0, 0, 0, 0, e.added, (), e.added) for e in edits if not e.own
+               for p in e.paths[:1]]
+    return change_names([*hunks, *written])
+
+
+def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Run | None,
+             attempts: list[Edit], fixes: list[Edit]) -> Candidate | None:
+    tried = edit_names(attempts)
+    fixed = edit_names(fixes)
+    used = [n for n in fixed.added if n not in tried.added]
+    # What the attempt brought in that the fix did not keep; without an attempt of its own, the
+    # session found the wrong code in place: the fix's removals are what did not work.
+    wrong = [n for n in tried.added if n not in fixed.added] or [
+        n for n in fixed.removed if n not in used]
+    paths = list(dict.fromkeys([*tried.paths, *fixed.paths])) or [
+        p for e in attempts + fixes for p in e.paths if not is_test_path(p)]
+    also = [p for p in fixed.paths if tried.paths and p not in tried.paths]
+    if fix is None and not first.failed_tests:
+        return None  # an error that was never resolved teaches nothing checkable
+    if fix is not None and not (used or wrong or also) and fix.command == first.command:
+        return None  # it passed again with nothing to say why: no fact to keep
+    what = tests_text(first.failed_tests) if first.failed_tests else f"`{clip(first.command, 80)}`"
+    where = f"Changing {', '.join(f'`{p}`' for p in paths[:3])}: " if paths else ""
+    how = f" with {shown(wrong)}" if tried.added and wrong else ""
+    if fix is not None and not used and fixed.added and not also:
+        used = list(fixed.added)  # the fix repeated names the attempt had: still what passed
+    excerpt = failure_excerpt(last)
+    parts = [f"{where}{what} failed{how}" + (f" ({excerpt.rstrip('.')})" if excerpt else "")]
+    if fix is None:
+        parts.append("no passing fix in this session")
+    else:
+        fixed_by = []
+        if used:
+            fixed_by.append(f"used {shown(used)}")
+        if also:
+            fixed_by.append(f"also changed {shown(also, 3)}")
+        if not fixed_by and fix.command != first.command:
+            fixed_by.append(f"ran as `{clip(fix.command, 100)}`")
+        if not fixed_by:
+            return None
+        clause = " and ".join(fixed_by)
+        if wrong and used:
+            clause += f" instead of {shown(wrong)}"
+        parts.append(f"the passing fix {clause}")
+    summary = "; ".join(parts) + "."
+    cand = base(view, "failure", MemoryType.FAILURE, summary, last.result_seq)
+    cand.cite(session_citation(view, first.result_seq))
+    for test in first.failed_tests[:8]:
+        cand.cite(Citation(kind=CitationKind.TEST, ref=test))
+    cite_hunks(cand, citer, [h for e in fixes for h in e.hunks])
+    if fix is not None:
+        cand.cite(session_citation(view, fix.result_seq))
+        cand.confirmed_by.add("test" if fix.is_test else "incident")
+    if fixes and view.session.commit_end:
+        cand.cite(Citation(kind=CitationKind.COMMIT, ref=view.session.commit_end,
+                           commit=view.session.commit_end))
+    cand.confirmed_by.add("incident")
+    cand.affects_correctness = True
+    cand.phase = "edit"
+    if paths:
+        cand.conditions.append(f"when changing {', '.join(paths[:3])}")
+    cand.confidence = 0.8 if fixes and fix is not None else 0.6
+    return cand

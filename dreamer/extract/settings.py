@@ -150,7 +150,6 @@ def _candidate(
     cand.hash_unknown |= not known
     cand.confirmed_by.add(OBSERVED)
     cand.reason = f"confirmed by observation: {path}:{row.line} shows {row.text.strip()!r}"
-    cand.module = path
     cand.tags.append(f"{SETTING_TAG}:{path}:{key}={value}")
     cand.injections = find_injections(sentence)
     cand.confidence = 0.7

@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 
 from dreamer.extract.candidate import Candidate, clip
-from dreamer.extract.citations import CodeCiter
+from dreamer.extract.citations import CodeCiter, Hunk
 from dreamer.extract.evidence import Remark, SessionView
 from dreamer.extract.gate import PATH as _PATH
 from dreamer.extract.gate import specifics, words
 from dreamer.extract.injection import find_injections
-from dreamer.extract.rules import base, cite_hunks, code_excerpt, session_citation
+from dreamer.extract.names import change_names, shown
+from dreamer.extract.rules import base, cite_hunks, session_citation
 from dreamer.models import Citation, CitationKind, EventKind, MemoryType
 
 MAX_INSTRUCTIONS = 10
@@ -80,9 +81,9 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         answers = [
             e for e in view.edits_between(remark.seq, stop) if not named or named & set(e.paths)
         ]
-        if fix := code_excerpt(answers, 140):
-            cand.summary += f" Fixed with `{fix}`."
         hunks = [h for e in answers for h in e.hunks if not named or h.path in named]
+        if answer := _answer(hunks):
+            cand.summary += f" {answer}"
         cite_hunks(cand, citer, hunks)
         passing = [
             r
@@ -94,15 +95,31 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
             cand.confirmed_by.add("test")
         cand.confirmed_by.add(remark.kind)
         cand.affects_correctness = True
-        cand.module = remark.path or _first_path(answers)
         cand.phase = "edit"
-        if cand.module:
-            cand.conditions.append(f"when changing {cand.module}")
+        if where := remark.path or _first_path(answers):
+            cand.conditions.append(f"when changing {where}")
         cand.injections = find_injections(remark.body)
         cand.corroborated = corroborate(view, cand, exclude={remark.seq}, citer=citer)
         cand.confidence = 0.8 if answers else 0.7
         out.append(cand)
     return out
+
+
+def _answer(hunks: list[Hunk]) -> str:
+    """What the change that answered a remark did, by name (never its code lines)."""
+    names = change_names(hunks)
+    if not names.paths:
+        return ""
+    did = []
+    if names.added:
+        did.append(f"used {shown(names.added)}")
+    if names.removed:
+        did.append(f"dropped {shown(names.removed)}")
+    where = ", ".join(f"`{p}`" for p in names.paths[:3])
+    if not did:
+        together = " together" if len(names.paths) > 1 else ""
+        return f"The change that answered it changed {where}{together}."
+    return f"The change that answered it, in {where}, " + " and ".join(did) + "."
 
 
 _FIELD = re.compile(r"^(title|summary|expected|actual|impact)\s*:\s*(.+)$", re.I | re.M)

@@ -1,8 +1,10 @@
 """abstraction: from several episodes with a common cause, write the general rule, citing them.
 
 Offline the rule is extractive: the sentence of the episodes that best states a conclusion about
-the anchors they share, so every word of it is evidenced. With an LM, ``Abstract`` writes it, and
-a rule that drops every shared anchor is refused in favour of the extractive one.
+the anchors they share, so every word of it is evidenced. A rule that would be content-free
+(``dreamer.extract.substance``: "Not resolved in this session.") is not written. With an LM,
+``Abstract`` writes it, and a rule that drops every shared anchor is refused in favour of the
+extractive one.
 
 An episode whose session already taught a rule (a failure, domain or procedural memory citing
 it) is merged into that rule before any clustering: the rule is its lesson, written by the
@@ -15,6 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from dreamer.extract.substance import content_free
 from dreamer.models import Bank, Memory, MemoryType
 from dreamer.stages.base import (
     BankEditor,
@@ -71,7 +74,7 @@ class Abstraction(Stage):
         same_repo = [(p.i, p.j) for p in near.pairs
                      if episodes[p.i].scope.repo == episodes[p.j].scope.repo]
         groups = _components(len(episodes), same_repo)
-        rules = 0
+        rules = skipped = 0
         for indices in groups:
             group = [episodes[i] for i in indices]
             shared = _shared_anchors(group)
@@ -81,6 +84,9 @@ class Abstraction(Stage):
             if rule is not None and not anchors(rule) & shared:
                 rule = None  # the LM's rule lost the evidence; keep the extractive one
             rule = rule or _extract_rule(group, shared)
+            if content_free(rule, _rule_type(group).value):
+                skipped += 1
+                continue  # a rule that says nothing is no rule: the episodes stay as they are
             editor.derive(
                 group, summary=rule, conditions=(f"seen in {len(group)} episodes",),
                 type=_rule_type(group), scope=common_scope(group), action="created",
@@ -90,6 +96,7 @@ class Abstraction(Stage):
             )
             rules += 1
         return editor.result(rules=rules, episodes=len(episodes), captured=captured,
+                             content_free_refused=skipped,
                              lm_failures=judge.failures if judge else 0)
 
     def _absorb_captured(self, editor: BankEditor) -> int:

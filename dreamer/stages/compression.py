@@ -2,8 +2,10 @@
 
 Offline, the sentences that state a conclusion about evidenced anchors are kept, in their
 original order, until the target is reached; narrative goes. Sentences are never cut, so nothing
-is said that the memory did not say. With an LM, ``Compress`` writes the summary, and one that
-drops an anchor of the key sentence, or is not shorter, is refused.
+is said that the memory did not say, and a shortened text that would be content-free
+(``dreamer.extract.substance``) is not written: the memory keeps its words. With an LM,
+``Compress`` writes the summary, and one that drops an anchor of the key sentence, or is not
+shorter, is refused.
 
 The evidence list is shortened too: a memory citing several events of one session (a merge
 gathers many) cites that session once, by its first cited event. Every file, test, review,
@@ -14,6 +16,7 @@ every event of a session it learnt from.
 
 from __future__ import annotations
 
+from dreamer.extract.substance import content_free
 from dreamer.models import Bank, Citation, Memory
 from dreamer.stages.base import (
     BankEditor,
@@ -63,6 +66,8 @@ class Compression(Stage):
                     ):
                         summary = written
                 conditions = memory.conditions[: self.config.max_conditions]
+                if content_free(summary, memory.type.value):
+                    summary = memory.summary  # a shorter text that says nothing is no summary
             citations = (_one_event_per_session(memory.citations)
                          if self.config.one_event_per_session else memory.citations)
             if (summary, conditions, citations) == (

@@ -21,6 +21,7 @@ from dreamer.stages.base import (
     memory_text,
     stage,
 )
+from dreamer.stages.subjects import same_subject
 from dreamer.stages.text import contradiction
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ class ConflictResolution(Stage):
             a, b = editor.get(members[pair.i].id), editor.get(members[pair.j].id)
             if a.scope.repo != b.scope.repo or not (a.is_active and b.is_active):
                 continue
+            if not same_subject(a, b):
+                continue  # memories about different things cannot contradict each other
             why = self._contradiction(a, b, judge)
             if why is None:
                 continue

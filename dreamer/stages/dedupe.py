@@ -1,5 +1,12 @@
 """dedupe: merge memories that say the same thing in different words; the merge keeps every
-citation of its inputs, which stay in the bank as superseded."""
+citation of its inputs, which stay in the bank as superseded.
+
+Two memories are merged only when they are of one repository, agree on every setting they state,
+do not contradict each other, share a subject (an identifier they name, a file or test they
+cite: ``dreamer.stages.subjects``), and are as alike as the ``same`` threshold asks (``shared``
+when they cite the same lines). ``benchmarks/merge_pairs.py`` measures the precision and recall
+of that decision on pairs labelled from the corpora's ground truth.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ from dreamer.stages.base import (
 )
 from dreamer.stages.conflicts import setting_values
 from dreamer.stages.similarity import Neighbours
+from dreamer.stages.subjects import same_subject
 from dreamer.stages.text import contradiction
 
 
@@ -119,7 +127,18 @@ class Dedupe(Stage):
         va, vb = setting_values(a), setting_values(b)
         if any(va[k] != vb[k] for k in va.keys() & vb.keys()):
             return False
+        # Different subjects are different facts, however alike the words.
+        if not same_subject(a, b):
+            return False
         return contradiction(a.summary, b.summary) is None
+
+    def would_merge(self, a: Memory, b: Memory, score: float, context: StageContext) -> bool:
+        """The offline decision for one pair at cosine ``score`` (as the stage takes it for a
+        pair of nearest neighbours): compatible, and as alike as the thresholds ask."""
+        same = context.similarity.threshold("same", self.config.threshold)
+        spans = context.similarity.threshold("shared", self.config.shared_span_threshold)
+        need = spans if _shared_span(a, b) else same
+        return self._compatible(a, b) and score >= need
 
 
 def _medoid(indices: list[int], near: Neighbours, members: list[Memory]) -> int:

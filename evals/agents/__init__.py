@@ -1,12 +1,15 @@
 """The agents that attempt a task with a memory pack, registered by name in ``AGENTS``.
 
-``none`` (smallest candidate, no memory), ``selector`` (evidence-scored choice, the offline
-default), ``oracle`` (the gold patch) and ``llm`` (a DSPy program over any litellm model).
+Agents under test: ``selector`` (evidence terms, the offline default), ``embedding`` (meaning,
+through the packaged MiniLM) and ``llm`` (a DSPy program over any litellm model). Controls that
+ignore memory: ``none``/``smallest``, ``largest``, ``random``. The harness's upper bound:
+``oracle`` (the gold patch).
 """
 
-from evals.agents import llm, none, oracle, selector
-from evals.agents.base import AGENTS, Agent, AgentInput, Attempt, make_agent
+from evals.agents import controls, embedding, llm, oracle, selector
+from evals.agents.base import AGENTS, Agent, AgentInput, Attempt, abstain, make_agent
 
 __all__ = [
-    "AGENTS", "Agent", "AgentInput", "Attempt", "llm", "make_agent", "none", "oracle", "selector",
+    "AGENTS", "Agent", "AgentInput", "Attempt", "abstain", "controls", "embedding", "llm",
+    "make_agent", "oracle", "selector",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+_COMMENT = re.compile(r"^\s*(?:#|//|--|/\*|\*)")
 _PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(\S+)")
 _GIT_HEADER = re.compile(r"^diff --git a/(\S+) b/(\S+)")
 
@@ -19,8 +20,15 @@ class DiffStats:
 
     @property
     def changed(self) -> int:
-        """Added plus removed lines: the size the ``none`` agent minimises."""
+        """Added plus removed lines."""
         return len(self.added) + len(self.removed)
+
+    @property
+    def code(self) -> int:
+        """Added plus removed lines that carry code: not blank, not a comment line. The size the
+        size controls compare, so that padding a patch with comments cannot move it."""
+        return sum(1 for line in (*self.added, *self.removed)
+                   if line.strip() and not _COMMENT.match(line))
 
 
 def diff_stats(patch: str) -> DiffStats:

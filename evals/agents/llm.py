@@ -93,7 +93,7 @@ class LlmAgent(Agent):
                 )
         except Exception as exc:  # any provider or parsing failure of the model call
             raise AgentError(
-                f"model {cfg.model!r} failed on {inp.task.instance_id}: {exc}") from exc
+                f"model {cfg.model!r} failed on {inp.instance_id}: {exc}") from exc
         return self._interpret(str(answer.choice), str(answer.patch or ""), inp)
 
     def _interpret(self, choice: str, patch: str, inp: AgentInput) -> Attempt:
@@ -107,6 +107,6 @@ class LlmAgent(Agent):
             return Attempt(patch=body.strip("\n") + "\n", chosen=None, rationale="model wrote it")
         known = ", ".join(c.id for c in inp.candidates) or "none"
         raise AgentError(
-            f"model answered {choice!r} for {inp.task.instance_id}; expected one of {known}"
+            f"model answered {choice!r} for {inp.instance_id}; expected one of {known}"
             + (" or 'new' with a patch" if cfg.allow_new else "")
         )

@@ -9,8 +9,10 @@ from datetime import datetime
 from typing import Any
 
 from dreamer.models import Memory
+from evals.corpus.errors import CorpusValidationError
 from evals.corpus.memories import oracle_memory
 from evals.corpus.narrative import SessionRecord
+from evals.corpus.sizes import check_descriptions, neutral_description
 from evals.corpus.spec import Family, RepoPlan
 from evals.corpus.timeline import RepoTimeline, WorkItem
 from evals.corpus.validate import TaskTests
@@ -34,13 +36,18 @@ def select(plans: tuple[RepoPlan, ...], families: tuple[str, ...],
 
 
 def _candidates(item: WorkItem, seed: int) -> tuple[Candidate, ...]:
-    assert item.rendered is not None
-    entries = [(item.gold_patch, item.rendered.gold_description)]
-    entries += [(patch, decoy.description)
-                for patch, decoy in zip(item.decoy_patches, item.rendered.decoys, strict=True)]
-    random.Random(f"{seed}:{item.instance_id}").shuffle(entries)
-    return tuple(Candidate(id=f"cand-{i + 1}", patch=patch, description=text)
-                 for i, (patch, text) in enumerate(entries))
+    """The gold and its decoys, shuffled, each described by its size alone."""
+    assert item.rendered is not None and item.family is not None
+    patches = [item.gold_patch, *item.decoy_patches]
+    random.Random(f"{seed}:{item.instance_id}").shuffle(patches)
+    candidates = tuple(Candidate(id=f"cand-{i + 1}", patch=patch,
+                                 description=neutral_description(patch))
+                       for i, patch in enumerate(patches))
+    carried = check_descriptions([c.description for c in candidates], item.family.identifiers)
+    if carried:
+        raise CorpusValidationError(f"{item.instance_id}: a candidate description names the "
+                                    f"fact: {carried}")
+    return candidates
 
 
 def make_task(item: WorkItem, tests: TaskTests, oracle: Memory, source: RepoSource,

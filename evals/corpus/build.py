@@ -15,13 +15,13 @@ from evals.corpus.certify import Certificate, arms, certify
 from evals.corpus.config import CorpusConfig
 from evals.corpus.decorate import add_noise
 from evals.corpus.errors import LeakError
-from evals.corpus.leaks import LeakFinding, check_pack
 from evals.corpus.memories import failure_memory, rule_memories
 from evals.corpus.narrative import SessionRecord, SessionWriter
 from evals.corpus.publish import publish
 from evals.corpus.repos import repo_plans
 from evals.corpus.timeline import RepoTimeline, build_timelines
 from evals.corpus.validate import TaskTests, validate
+from evals.leaks import LeakFinding, check_pack
 from evals.tasks import RepoSource, Task
 
 
@@ -91,7 +91,7 @@ def build_corpus(config: CorpusConfig) -> BuildReport:
     if config.certify:
         certificates = certify([_absolute(t, out) for t in evals], pool, out / "runs",
                                seeds=config.random_seeds, workers=config.workers,
-                               timeout=config.timeout)
+                               timeout=config.timeout, permutations=config.permutations)
         evals = [t.model_copy(update={"certified": certificates[t.instance_id].certified})
                  for t in evals]
     if config.bundles:
@@ -100,7 +100,8 @@ def build_corpus(config: CorpusConfig) -> BuildReport:
             shutil.rmtree(tl.repo.path)
         evals = [_bundled(t) for t in evals]
         history = [_bundled(t) for t in history]
-    meta = {"seed": config.seed, "selection": {"families": list(config.families),
+    meta = {"seed": config.seed, "permutations": config.permutations,
+            "selection": {"families": list(config.families),
             "variants_per_family": config.variants_per_family},
             "repo_heads": {tl.plan.name: tl.commits[-1][0] for tl in timelines},
             "provenance": {tl.plan.name: {"kind": tl.plan.kind, "origin": tl.plan.origin,

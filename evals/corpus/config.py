@@ -23,7 +23,9 @@ class CorpusConfig(BaseModel):
     certify: bool = True
     """Run certification through the harness (``evals.runner``) after the build."""
     random_seeds: int = Field(default=3, ge=1)
-    """How many random packs of the oracle's size each task is certified against."""
+    """How many placebo packs of the oracle's size each task is certified against."""
+    permutations: int = Field(default=3, ge=1)
+    """How many relabellings of the candidate ids every certification arm runs under."""
     workers: int = Field(default=2, ge=1)
     """Processes for test runs and certification."""
     timeout: float = 120.0

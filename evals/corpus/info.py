@@ -78,6 +78,8 @@ def session_times(folder: Path) -> dict[str, datetime]:
     for row in _rows(folder / "sessions.jsonl"):
         ended = datetime.fromisoformat(row["ended_at"])
         times[row["instance_id"]] = ended
+        if row.get("session_id"):
+            times[str(row["session_id"])] = ended
         times[Session.make_id(row["sha256"], 0)] = ended
     return times
 

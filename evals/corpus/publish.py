@@ -27,9 +27,9 @@ from typing import Any
 
 from dreamer.models import Memory
 from evals.corpus.certify import Certificate
-from evals.corpus.leaks import LeakFinding
 from evals.corpus.narrative import SessionRecord
 from evals.corpus.noise import NOISE_CLASSES
+from evals.leaks import LeakFinding
 from evals.tasks import Task
 
 
@@ -78,6 +78,16 @@ def noise_counts(sessions: list[dict[str, Any]]) -> dict[str, int]:
     return {label: counts.get(label, 0) for label in NOISE_CLASSES}
 
 
+def certification_record(tasks: list[Task], certificates: dict[str, Certificate],
+                         permutations: int | None) -> dict[str, Any]:
+    """``certification.json``: per task the verdict and its runs; per family the controls."""
+    from evals.corpus.certify import family_controls
+
+    return {"permutations": permutations,
+            "families": family_controls(tasks, certificates),
+            "tasks": {k: v.model_dump() for k, v in sorted(certificates.items())}}
+
+
 def publish(out: Path, tasks: list[Task], history: list[Task], sessions: list[SessionRecord],
             oracles: list[Memory], pool: list[Memory], split: dict[str, Any],
             leaks: list[LeakFinding], certificates: dict[str, Certificate],
@@ -100,7 +110,7 @@ def publish(out: Path, tasks: list[Task], history: list[Task], sessions: list[Se
     (out / "split.json").write_text(json.dumps(split, indent=1, sort_keys=True) + "\n")
     (out / "leaks.json").write_text(json.dumps([f.model_dump() for f in leaks], indent=1) + "\n")
     (out / "certification.json").write_text(json.dumps(
-        {k: v.model_dump() for k, v in sorted(certificates.items())}, indent=1) + "\n")
+        certification_record(tasks, certificates, meta.get("permutations")), indent=1) + "\n")
     _hf(out, rows, [{**row, "trajectory": (out / row["file"]).read_text()} for row in session_rows])
     certified = sum(1 for t in tasks if t.certified)
     manifest = {

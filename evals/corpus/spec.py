@@ -20,7 +20,8 @@ EvidenceKind = Literal["test", "review", "defect"]
 
 @dataclass(frozen=True)
 class Decoy:
-    """A plausible wrong fix: smaller than the gold, and failing a hidden-behaviour test."""
+    """A plausible wrong fix, failing a hidden-behaviour test (the builder pads candidates so
+    that size tells nothing: ``evals.corpus.sizes``)."""
 
     description: str
     changes: FileChanges
@@ -84,6 +85,9 @@ class Family:
     evidence: tuple[EvidenceKind, ...] = ("test", "review", "defect")
     explore: tuple[str, ...] = ()
     """Files an agent reads while working on the family's tasks (beside the edited file)."""
+    identifiers: tuple[str, ...] = ()
+    """The names a memory must carry to convey the fact (functions, constants, files, keys);
+    no candidate description may name them."""
 
 
 @dataclass(frozen=True)

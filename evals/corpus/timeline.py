@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from evals.corpus.gitrepo import GitRepo
+from evals.corpus.sizes import balance, target_ranks
 from evals.corpus.spec import Chore, EvidenceKind, Family, Rendered, RepoPlan, Variant
 
 QA_AUTHOR = "QA Bot <qa@acme.example>"
@@ -139,12 +140,20 @@ class TimelineBuilder:
             test_patch = ""
         else:
             test_patch = self.repo.patch(base, rendered.hidden_tests)
+        gold, decoys = rendered.gold, tuple(d.changes for d in rendered.decoys)
+        if not history:
+            # Size carries no signal: pad so the gold's size rank is this task's target.
+            k = 1 + len(decoys)
+            ranks = target_ranks(len(family.variants) - family.history, k, family.id)
+            gold, decoys = balance(gold, decoys, ranks[step - family.history],
+                                   lambda changes: self.repo.patch(base, changes),
+                                   seed=f"{family.id}:{variant.key}")
         item = WorkItem(
             repo=self.plan, number=self._next_number(), kind="task", at=self._tick(20),
             base_commit=base, family=family, variant=variant, position=step + 1,
             history=history, evidence=evidence, rendered=rendered,
-            gold_patch=self.repo.patch(base, rendered.gold),
-            decoy_patches=tuple(self.repo.patch(base, d.changes) for d in rendered.decoys),
+            gold_patch=self.repo.patch(base, gold),
+            decoy_patches=tuple(self.repo.patch(base, d) for d in decoys),
             test_patch=test_patch,
             view=_view(files_at_base, [rendered.edit_path, *family.explore]),
         )

@@ -56,7 +56,8 @@ FACTS = {
     "accents": _memory(TEXTKIT, MemoryType.FAILURE,
         "Slugs built with str.encode('ascii', 'ignore') dropped accented letters (café became "
         "caf) and failed review; use textkit.unicode.fold_ascii instead.",
-        [("file", "textkit/unicode.py"), ("review", "rev_demo_textkit_7")], 0.6),
+        [("file", "textkit/unicode.py"), ("review", "rev_demo_textkit_7"),
+         ("session", "ses_demo_textkit:7")], 0.6),
 }
 DISTRACTORS = [
     _memory(PRICING, MemoryType.PROCEDURAL,
@@ -66,11 +67,11 @@ DISTRACTORS = [
     _memory(PRICING, MemoryType.PREFERENCE,
         "Reviewers of acme/pricing want every public function to carry a one-line docstring "
         "in the imperative mood and type hints on all parameters.",
-        [("review", "rev_demo_pricing_2")], 0.8),
+        [("review", "rev_demo_pricing_2"), ("session", "ses_demo_pricing:2")], 0.8),
     _memory(TEXTKIT, MemoryType.DOMAIN,
         "textkit targets Python 3.11 and keeps zero runtime dependencies; add nothing to "
         "install_requires without an issue approving it.",
-        [("review", "rev_demo_textkit_1")], 0.9),
+        [("review", "rev_demo_textkit_1"), ("session", "ses_demo_textkit:1")], 0.9),
 ]
 
 
@@ -103,12 +104,29 @@ def build_demo(dest: Path) -> DemoSuite:
         tests=f.TEXTKIT_ACCENTS_TEST, p2p=["tests/test_slug.py::test_words_joined"]))
 
     save_tasks(tasks, dest / "tasks.jsonl")
+    _write_sessions(dest / "sessions.jsonl")
     bank = Bank(origin=BankOrigin(kind="manual", note="dreamer demo suite"),
                 memories=(*FACTS.values(), *DISTRACTORS))
     (dest / "bank.json").write_text(bank.model_dump_json(indent=2), encoding="utf-8")
     from evals.tasks import load_tasks
 
     return DemoSuite(path=dest, tasks=load_tasks(dest / "tasks.jsonl"), bank=bank)
+
+
+SESSIONS = {"ses_demo_pricing": "acme/pricing", "ses_demo_textkit": "acme/textkit"}
+"""The earlier sessions the demo bank's memories cite, all over before the first task opened."""
+
+
+def _write_sessions(path: Path) -> None:
+    """``sessions.jsonl``: when each cited session ended, for the harness's leak check."""
+    import hashlib
+    import json
+
+    ended = datetime(2023, 12, 1, tzinfo=UTC).isoformat()
+    rows = [{"instance_id": name, "repo": repo, "started_at": ended, "ended_at": ended,
+             "sha256": hashlib.sha256(name.encode()).hexdigest()}
+            for name, repo in SESSIONS.items()]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
 
 def _task(repo_path: Path, instance_id: str, repo: str, base: str, family: str, position: int,

@@ -11,8 +11,8 @@ from evals.corpus.audit import audit_corpus, load_corpus_tasks, source_index
 from evals.corpus.certify import oracle_pack
 from evals.corpus.gitrepo import added_lines
 from evals.corpus.info import SAMPLE
-from evals.corpus.leaks import MIN_LINE, MIN_RUN, check_pack, find_gold_run, gold_runs, tokens
 from evals.corpus.memories import pack_of
+from evals.leaks import MIN_LINE, MIN_RUN, check_pack, find_gold_run, gold_runs, tokens
 
 pytestmark = pytest.mark.skipif(not (SAMPLE / "tasks.jsonl").exists(), reason="no sample built")
 

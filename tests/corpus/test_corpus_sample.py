@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -80,14 +81,33 @@ def test_secrets_are_printed_where_the_manifest_says():
         assert row["secrets"] and all(value in text for value in row["secrets"])
 
 
-def test_decoys_are_smaller_than_the_gold():
-    from evals.corpus.gitrepo import changed_lines
+def test_size_carries_no_signal_and_descriptions_name_nothing():
+    from collections import Counter
 
+    from evals.corpus.gitrepo import changed_lines
+    from evals.corpus.repos import repo_plans
+    from evals.corpus.sizes import check_descriptions
+
+    identifiers = {f.id: f.identifiers for plan in repo_plans(Path("/nonexistent"))
+                   for f in plan.families}
+    ranks: dict[str, Counter[int]] = {}
     for task in load_corpus_tasks(SAMPLE):
         gold = [c for c in task.candidates if c.patch == task.patch]
         decoys = [c for c in task.candidates if c.patch != task.patch]
         assert len(gold) == 1 and decoys
-        assert all(changed_lines(d.patch) < changed_lines(task.patch) for d in decoys)
+        sizes = sorted(changed_lines(c.patch) for c in task.candidates)
+        assert len(set(sizes)) == len(sizes), task.instance_id  # no size ties
+        rank = sizes.index(changed_lines(task.patch))
+        ranks.setdefault(task.family or "", Counter())[rank] += 1
+        assert not check_descriptions([c.description for c in task.candidates],
+                                      identifiers[task.family or ""]), task.instance_id
+        assert all(c.description.startswith("a change of ") for c in task.candidates)
+    for family, seen in ranks.items():
+        # The gold is the smallest in some tasks, the largest in some: each rank comes up, and
+        # no rank more than once beyond any other.
+        k = len(next(t for t in load_corpus_tasks(SAMPLE) if t.family == family).candidates)
+        assert set(seen) == set(range(k)), (family, seen)
+        assert max(seen.values()) - min(seen.values()) <= 1, (family, seen)
 
 
 def test_a_certified_task_is_decided_by_memory(tmp_path):

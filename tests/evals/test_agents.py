@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from dreamer.models import (
@@ -34,13 +32,10 @@ def _memory(kind: MemoryType, summary: str) -> Memory:
 
 
 def _input(candidates: list[Candidate], memories: list[Memory] = ()) -> AgentInput:  # type: ignore[assignment]
-    gold = candidates[-1].patch if candidates else ""
-    task = Task(instance_id="t", repo="acme/x", base_commit="abc", patch=gold,
-                candidates=tuple(candidates))
     pack = MemoryPack(items=tuple(PackedMemory(memory=m) for m in memories),
                       text="\n".join(m.summary for m in memories))
-    return AgentInput(task=task, problem_statement="it breaks", workdir=Path("."), pack=pack,
-                      candidates=task.candidates)
+    return AgentInput(instance_id="t", repo="acme/x", problem_statement="it breaks",
+                      candidates=tuple(candidates), pack=pack)
 
 
 SMALL = Candidate(id="b", patch=_diff("app/cache.py", ["x = 1"], ["x = load()"]))
@@ -48,21 +43,57 @@ TIED = Candidate(id="a", patch=_diff("app/cache.py", ["x = 1"], ["x = reload()"]
 BIG = Candidate(id="c", patch=_diff(
     "app/cache.py", ["x = 1"], ["from app.store import CONFIG_CACHE", "x = CONFIG_CACHE.get()"]))
 LRU = Candidate(id="d", patch=_diff("app/cache.py", ["x = 1"], ["x = functools.lru_cache(load)"]))
+HUGE = Candidate(id="e", patch=_diff("app/cache.py", ["x = 1"], [
+    "import os", "from app import settings", "CACHE_DIR = os.environ.get('CACHE_DIR', '/tmp')",
+    "x = settings.load(CACHE_DIR, retries=3, timeout=10)"]))
 
 
-def test_none_takes_the_fewest_changed_lines_ties_by_id() -> None:
-    attempt = make_agent("none").attempt(_input([BIG, SMALL, TIED]))
-    assert attempt.chosen == "a"  # a and b change 2 lines each; a sorts first
+def test_size_controls_choose_by_changed_lines_and_abstain_on_ties() -> None:
+    assert make_agent("none").attempt(_input([BIG, SMALL])).chosen == "b"
+    assert make_agent("smallest").attempt(_input([HUGE, SMALL])).chosen == "b"
+    assert make_agent("largest").attempt(_input([BIG, SMALL, HUGE])).chosen == "e"
+    tie = make_agent("none").attempt(_input([BIG, SMALL, TIED]))  # a and b: 2 lines each
+    assert tie.abstained and tie.patch == "" and set(tie.tied) == {"a", "b"}
     assert make_agent("none").attempt(_input([])).patch == ""
 
 
-def test_selector_without_memory_is_none_and_with_evidence_switches() -> None:
+def test_random_control_is_seeded_and_follows_the_ids_it_is_shown() -> None:
+    agent = make_agent("random", {"seed": 7})
+    picks = [agent.attempt(_input([BIG, SMALL, LRU, HUGE])).chosen for _ in range(3)]
+    assert len(set(picks)) == 1  # the same view, the same draw
+    relabelled = [Candidate(id=f"x{i}-{c.id}", patch=c.patch) for i, c in
+                  enumerate([BIG, SMALL, LRU, HUGE])]
+    draws = {make_agent("random", {"seed": s}).attempt(_input(relabelled)).chosen
+             for s in range(40)}
+    assert len(draws) == 4  # every candidate is drawn under some seed
+
+
+def test_selector_abstains_without_evidence_and_follows_it_when_there_is() -> None:
     selector = make_agent("selector")
-    assert selector.attempt(_input([BIG, SMALL])).chosen == "b"
+    empty = selector.attempt(_input([BIG, SMALL]))
+    assert empty.abstained and empty.patch == "" and "empty pack" in empty.rationale
     fact = _memory(MemoryType.DOMAIN, "Config values come from app.store.CONFIG_CACHE.")
     assert selector.attempt(_input([BIG, SMALL], [fact])).chosen == "c"
     unrelated = _memory(MemoryType.DOMAIN, "Deploys need the VPN_TOKEN=1 variable set.")
-    assert selector.attempt(_input([BIG, SMALL], [unrelated])).chosen == "b"
+    blind = selector.attempt(_input([BIG, SMALL], [unrelated]))
+    assert blind.abstained and blind.chosen is None
+
+
+def test_selector_never_breaks_a_tie_by_id_or_order() -> None:
+    both = _memory(MemoryType.DOMAIN, "Loading goes through load() or reload(), both fine.")
+    for order in ([SMALL, TIED], [TIED, SMALL]):
+        attempt = make_agent("selector").attempt(_input(order, [both]))
+        assert attempt.abstained and set(attempt.tied) == {"a", "b"}
+
+
+def test_selector_is_not_drawn_to_the_longer_patch() -> None:
+    # A memory that names one identifier each of two candidates holds: the long patch holds many
+    # more words, yet one memory lifts a candidate by one term at most, so this is a tie.
+    fact = _memory(MemoryType.DOMAIN, "Use CONFIG_CACHE and settings for cached values.")
+    attempt = make_agent("selector").attempt(_input([BIG, HUGE], [fact]))
+    assert attempt.abstained
+    named = _memory(MemoryType.DOMAIN, "Cached config comes from CONFIG_CACHE, never settings.")
+    assert make_agent("selector").attempt(_input([HUGE, BIG], [named])).chosen == "c"
 
 
 def test_failure_memory_split_and_its_weight_against_the_warned_approach() -> None:
@@ -70,26 +101,49 @@ def test_failure_memory_split_and_its_weight_against_the_warned_approach() -> No
                "use app.store.CONFIG_CACHE instead.")
     warned, fix = split_failure(summary)
     assert "lru_cache" in warned and "CONFIG_CACHE" in fix and "lru_cache" not in fix
-    assert split_failure("Never use round() for money; use round_cents.")[1] == "use round_cents."
+    assert split_failure("Never use round() for money; use round_cents.") == (
+        " use round() for money", "; use round_cents.")
+    assert split_failure("Caching with lru_cache broke it; the passing fix used CONFIG_CACHE.")[1] \
+        == "used CONFIG_CACHE."
     assert split_failure("Use fold_ascii instead of str.encode('ascii').") == (
         " str.encode('ascii')", "Use fold_ascii .")
     assert split_failure("round() drifted") == ("round() drifted", "")
     failure = _memory(MemoryType.FAILURE, summary)
-    # LRU is smallest and would be the none choice; the warning drives the choice away from it.
-    assert make_agent("none").attempt(_input([LRU, BIG])).chosen == "d"
     assert make_agent("selector").attempt(_input([LRU, BIG], [failure])).chosen == "c"
 
 
-def test_selector_on_the_demo_facts_prefers_gold(demo: DemoSuite) -> None:
+def test_a_module_scoped_memory_speaks_only_of_its_module() -> None:
+    other = Candidate(id="f", patch=_diff("lib/cache.py", ["x = 1"],
+                                          ["from app.store import CONFIG_CACHE", "x = 2"]))
+    scoped = Memory(type=MemoryType.DOMAIN, scope=Scope(repo="acme/x", module="app"),
+                    summary="Config values come from app.store.CONFIG_CACHE.",
+                    citations=(Citation(kind=CitationKind.SESSION, ref="ses_1:2"),))
+    assert make_agent("selector").attempt(_input([other, SMALL], [scoped])).abstained
+    assert make_agent("selector").attempt(_input([BIG, SMALL], [scoped])).chosen == "c"
+
+
+def test_oracle_is_the_only_agent_bound_to_the_answer() -> None:
+    oracle = make_agent("oracle")
+    with pytest.raises(AgentError, match="not bound"):
+        oracle.attempt(_input([SMALL, BIG]))
+    task = Task(instance_id="t", repo="acme/x", base_commit="abc", patch=BIG.patch,
+                candidates=(SMALL, BIG))
+    assert oracle.for_task(task).attempt(_input([SMALL, BIG])).chosen == "c"
+    selector = make_agent("selector")
+    assert selector.for_task(task) is selector
+
+
+def test_selector_and_embedding_on_the_demo_facts_prefer_gold(demo: DemoSuite) -> None:
     for task in demo.tasks:
         memory = FACTS[task.family or ""]
-        inp = AgentInput(task=task, problem_statement=task.problem_statement, workdir=demo.path,
-                         pack=MemoryPack(items=(PackedMemory(memory=memory),)),
-                         candidates=task.candidates)
-        chosen = make_agent("selector").attempt(inp).chosen
+        inp = AgentInput(instance_id=task.instance_id, repo=task.repo,
+                         problem_statement=task.problem_statement, candidates=task.candidates,
+                         pack=MemoryPack(items=(PackedMemory(memory=memory),)))
         gold = next(c.id for c in task.candidates if c.patch == task.patch)
-        assert chosen == gold, task.instance_id
-        assert make_agent("oracle").attempt(inp).patch == task.patch
+        assert make_agent("selector").attempt(inp).chosen == gold, task.instance_id
+        assert make_agent("embedding").attempt(inp).chosen == gold, task.instance_id
+        blind = inp.model_copy(update={"pack": MemoryPack()})
+        assert make_agent("embedding").attempt(blind).abstained
 
 
 class CannedEngine:

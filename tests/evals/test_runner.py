@@ -6,6 +6,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from evals.agents.base import Agent, AgentInput, Attempt
 from evals.examples.demo import DemoSuite
 from evals.runner import run_task
 from evals.suite import oracle_bank
@@ -23,7 +24,8 @@ def test_oracle_resolves_and_none_fails_every_memory_task(demo: DemoSuite, tmp_p
         assert oracle.status == "resolved", (task.instance_id, oracle.reason)
         assert all(oracle.tests[t] == "passed" for t in (*task.FAIL_TO_PASS, *task.PASS_TO_PASS))
         assert blind.status == "unresolved" and blind.chosen != oracle.chosen, task.instance_id
-        assert blind.reason.startswith("failing: ")
+        # The smallest fix fails its tests, or two fixes are as small and the control abstains.
+        assert blind.reason.startswith(("failing: ", "abstained: ")), blind.reason
 
 
 def test_selector_with_the_oracle_pack_resolves(demo: DemoSuite) -> None:
@@ -70,10 +72,10 @@ def test_a_hanging_test_is_killed_at_the_timeout(calc_repo, tmp_path: Path) -> N
     assert result.duration_s < 20
 
 
-def test_empty_patch_is_graded_and_a_silent_suite_is_infra(calc_repo) -> None:
+def test_empty_patch_is_unresolved_without_a_run_and_a_silent_suite_is_infra(calc_repo) -> None:
     unchanged = run_task(calc_task(calc_repo, candidates=[]), "none", timeout=60)
     assert unchanged.status == "unresolved" and unchanged.patch == ""
-    assert unchanged.tests["tests/test_add.py::test_add"] == "failed"
+    assert unchanged.abstained and unchanged.tests == {} and unchanged.test_duration_s == 0
     silent = run_task(calc_task(calc_repo, test_command="true"), "oracle", timeout=60)
     assert silent.status == "infra_error" and silent.reason.startswith("suite never ran")
 
@@ -85,3 +87,55 @@ def test_custom_test_command_and_unbuildable_environment(calc_repo, tmp_path: Pa
     broken = run_task(needs, "oracle", run_dir=tmp_path, timeout=60)
     assert (broken.status, broken.reason) == ("infra_error", "environment failed")
     assert "dreamer-no-such-package" in (tmp_path / "calc-1" / "test_output.txt").read_text()
+
+
+class Snoop(Agent):
+    """A planted agent that looks everywhere for the answer: in what it is handed, and in the
+    working copy's history (every ref, every object, the reflog, the remotes)."""
+
+    name = "snoop"
+    reads_workdir = True
+    seen: dict[str, object] = {}
+
+    def attempt(self, inp: AgentInput) -> Attempt:
+        import subprocess
+
+        def git(*args: str) -> str:
+            return subprocess.run(["git", *args], cwd=inp.workdir, capture_output=True,
+                                  text=True).stdout
+
+        handed = inp.model_dump(mode="json")
+        Snoop.seen = {
+            "fields": sorted(handed), "text": json.dumps(handed),
+            "commits": git("rev-list", "--all", "--reflog").split(),
+            "objects": git("cat-file", "--batch-all-objects", "--batch-check"),
+            "remotes": git("remote", "-v"), "head": git("rev-parse", "HEAD").strip(),
+        }
+        return Attempt(patch="", chosen=None, rationale="looked around")
+
+
+def test_an_agent_finds_no_answer_field_and_no_later_commit(demo: DemoSuite) -> None:
+    import subprocess
+
+    from evals.workspace import git
+
+    task = demo.tasks[0]  # acme/pricing has a later commit: the fix of this very task
+    source = Path(task.source.location)
+    later = git(source, "rev-list", "--all").stdout.split()
+    assert len(later) > 1 and task.base_commit in later
+    future = [sha for sha in later
+              if subprocess.run(["git", "merge-base", "--is-ancestor", sha, task.base_commit],
+                                cwd=source).returncode != 0]
+    assert future, "the fixture must hold a commit after the task's base"
+    run_task(task, Snoop(), permutation=0)
+    seen = Snoop.seen
+    assert seen["fields"] == ["candidates", "instance_id", "pack", "problem_statement", "repo",
+                              "workdir"]
+    text = str(seen["text"])
+    for secret in (*task.FAIL_TO_PASS, *task.PASS_TO_PASS):
+        assert secret not in text
+    assert task.test_patch.strip() not in text
+    assert "oracle" not in text and '"gold"' not in text
+    assert seen["head"] == task.base_commit and seen["remotes"] == ""
+    assert not set(future) & set(seen["commits"])  # type: ignore[arg-type]
+    assert all(sha not in str(seen["objects"]) for sha in future)

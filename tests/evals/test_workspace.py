@@ -44,11 +44,42 @@ def test_copy_is_at_base_commit_and_leaves_the_source_alone(drifted) -> None:
     assert "x8 = 88" in (source / "m.py").read_text()  # the source's checkout is untouched
 
 
-def test_fallbacks_three_way_then_fuzz(drifted) -> None:
+@pytest.fixture
+def reverted(tmp_path: Path) -> tuple[Task, str]:
+    """A task whose base undid an earlier change, and a patch written against that earlier
+    version (its preimage blob is in the base's history)."""
+    repo = tmp_path / "old"
+    earlier = BASE.replace("x8 = 8\n", "x8 = 88\n")
+    init_repo(repo, {"m.py": earlier})
+    patch = diff_for(repo, {"m.py": earlier.replace("a - b", "a + b")})
+    base = commit(repo, {"m.py": BASE}, "revert x8")
+    task = Task(instance_id="revert-1", repo="acme/m", base_commit=base,
+                source=RepoSource(kind="git", location=str(repo)))
+    return task, patch
+
+
+def test_the_copy_holds_no_history_after_the_base(drifted) -> None:
     task, patch = drifted
+    source = Path(task.source.location)
+    later = subprocess.run(["git", "rev-parse", "HEAD"], cwd=source, capture_output=True,
+                           text=True).stdout.strip()
+    with Workspace.create(task) as ws:
+        def git(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(["git", *args], cwd=ws.path, capture_output=True, text=True)
+
+        assert git("cat-file", "-e", later).returncode != 0  # not even as a loose object
+        assert git("rev-list", "--all").stdout.split() == [task.base_commit]
+        assert git("remote").stdout.strip() == ""
+        # The later blob a patch against the future would need is not there either: no 3-way.
+        assert ws.apply(patch).method == "patch --fuzz"
+
+
+def test_fallbacks_three_way_then_fuzz(reverted, drifted) -> None:
+    task, patch = reverted
     with Workspace.create(task) as ws:
         assert ws.apply(patch).method == "git apply --3way"  # the preimage blob is reachable
         assert "return a + b" in (ws.path / "m.py").read_text()
+    task, patch = drifted
     no_index = re.sub(r"^index .*\n", "", patch, flags=re.MULTILINE)
     with Workspace.create(task) as ws:
         result = ws.apply(no_index)

@@ -174,6 +174,7 @@ FAMILY = Family(
            "from BILLING_INTEGRATION; a literal host (either one) or a new env var breaks "
            "production or the integration run.",
     memory_type="procedural",
+    identifiers=("make integration", "BILLING_INTEGRATION", "gateway_url", "billing/gateway.py"),
     conditions=("adding or changing an outbound payment-provider call",
                 "verifying billing changes"),
     module="billing",

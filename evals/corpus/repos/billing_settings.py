@@ -110,6 +110,7 @@ FAMILY = Family(
            "The deployment sets every BILLING_ variable, so a Python default alone never "
            "reaches staging or production.",
     memory_type="procedural",
+    identifiers=("DEFAULTS", "billing/settings.py", "deploy/values.yaml", "values.yaml"),
     conditions=("changing a default setting of billing-api",),
     module=None,
     lessons=(

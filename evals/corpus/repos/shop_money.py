@@ -130,6 +130,7 @@ FAMILY = Family(
            "ROUND_HALF_UP). float(amount) * 100 with int() or round() books 2.675 as 267 and "
            "1.005 as 100; finance expects 268 and 101.",
     memory_type="domain",
+    identifiers=("to_cents", "shop/money.py", "ROUND_HALF_UP"),
     conditions=("converting a storefront amount to cents",),
     module="shop",
     lessons=(

@@ -151,6 +151,7 @@ FAMILY = Family(
            "payment handler that only opens the fulfilment oversells stock; one that only "
            "reserves never ships.",
     memory_type="domain",
+    identifiers=("reserve_stock", "create_fulfilment", "shop/inventory.py", "shop/fulfilment.py"),
     conditions=("adding or changing a payment method",),
     module="shop",
     lessons=(

@@ -161,6 +161,7 @@ FAMILY = Family(
            "member, its .value ordinal or its .name (the dashboard shows 'unknown' and "
            "tests/contract fails).",
     memory_type="domain",
+    identifiers=("LEGACY_STATUS_CODES", "shop/legacy.py"),
     conditions=("writing an order status to the orders table",),
     module="shop",
     lessons=(

@@ -192,6 +192,7 @@ FAMILY = Family(
            "(toolz.utils; reduceby caches the test as is_no_default) or no_pad in "
            "toolz/itertoolz.py, never with `is None`.",
     memory_type="domain",
+    identifiers=("no_default", "no_pad", "is_no_default"),
     conditions=("changing optional-argument handling in toolz/itertoolz.py",),
     module="toolz",
     lessons=(

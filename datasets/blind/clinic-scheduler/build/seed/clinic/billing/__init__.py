@@ -1,0 +1,1 @@
+"""Billing: procedure codes, fees and invoices."""

@@ -1,0 +1,1 @@
+"""Appointment reminders sent to patients by SMS."""

@@ -1,0 +1,1 @@
+"""Exports of stored readings for customers and the data warehouse."""

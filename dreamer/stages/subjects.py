@@ -1,0 +1,40 @@
+"""What a memory is about: the identifiers it names and the code and tests it cites.
+
+``subject(memory)`` is the set of code-level names in its summary and conditions (identifiers,
+dotted names, config keys, test ids, file paths, as the write gate reads them:
+``dreamer.extract.gate.specifics``) and the files and tests its citations name. Two memories
+about disjoint subjects state different facts however alike they read: dedupe never merges
+them, and conflict resolution never pits one against the other.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dreamer.models import CitationKind, Memory
+
+_TOO_COMMON = frozenset({"tests", "test", "src", "lib", "main", "README.md", "setup.py"})
+"""Names every memory of a repository may carry: they tie nothing to one fact."""
+
+
+@lru_cache(maxsize=65536)
+def _named(text: str) -> frozenset[str]:
+    from dreamer.extract.gate import specifics
+
+    return frozenset(s.strip("`'\".,;:()[]") for s in specifics(text))
+
+
+def subject(memory: Memory) -> frozenset[str]:
+    """The names ``memory`` is about (see the module docstring)."""
+    names = set(_named(" ".join((memory.summary, *memory.conditions))))
+    for cite in memory.citations:
+        if cite.kind is CitationKind.FILE and cite.path:
+            names.add(cite.path)
+        elif cite.kind is CitationKind.TEST:
+            names.add(cite.ref)
+    return frozenset(n for n in names if n and n not in _TOO_COMMON)
+
+
+def same_subject(a: Memory, b: Memory) -> bool:
+    """Whether the two memories name or cite at least one thing in common."""
+    return bool(subject(a) & subject(b))
