@@ -29,7 +29,9 @@ class NightlyConfig(BaseModel):
     name: str = "default"
     """The configuration's name, recorded with each run."""
     sources: tuple[str, ...] = ()
-    """Trajectory files or folders to ingest (relative paths: from the project root)."""
+    """Trajectory files or folders to ingest (relative paths: from the project root), or an
+    agent's standard place (``claude-code``, ``openhands``, ``swe-agent``); each is pulled from
+    its watermark, so only what changed since the last run is read."""
     repo_roots: tuple[str, ...] = ()
     """Folders of local git repositories (or bundles) from which cited lines are hashed."""
     repos: tuple[str, ...] = ()
@@ -65,13 +67,20 @@ def project_path(value: str) -> Path:
 
 
 def ingest_sources(store: Store, config: NightlyConfig) -> dict[str, Any]:
-    """Ingest the configured sources; returns the ingest summary."""
-    from dreamer.ingest import ingest_paths
+    """Pull the configured sources (what changed since each one's watermark); returns the
+    ingest summary. A file that cannot be read or stored is quarantined or skipped, with its
+    reason, and the run goes on."""
+    from dreamer.ingest.pull import pull
 
-    report = ingest_paths(store, [project_path(s) for s in config.sources])
-    summary = report.summary()
-    return {"ingested": summary["ingested"], "duplicates": summary["duplicates"],
-            "quarantined": len(report.quarantined)}
+    pulled = pull(store, list(config.sources), base=PROJECT_ROOT)
+    report = pulled.report
+    return {"ingested": len(report.ingested), "duplicates": len(report.duplicates),
+            "quarantined": len(report.quarantined), "skipped": len(report.skipped),
+            "failed": len(report.failed), "warnings": len(report.warnings),
+            "extended": len(pulled.summary()["extended"]),  # type: ignore[arg-type]
+            "unchanged": sum(int(str(s["unchanged"])) for s in pulled.sources),
+            "quarantined_files": [{"path": q["path"], "reason": q["reason"]}
+                                  for q in report.quarantined]}
 
 
 def extract_new(store: Store, config: NightlyConfig, lm: Any = None) -> dict[str, Any]:

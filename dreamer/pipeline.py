@@ -92,19 +92,43 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
 
 
 def store_dream(store: Any, result: DreamResult, alias: str | None = "candidate") -> Path:
-    """Keep the candidate bank, write its diff and provenance under ``<home>/dreams/``, and move
-    ``alias`` (None: no alias moves, as for ablation runs). Returns the report's path."""
-    store.banks.put(result.bank)
+    """Keep the candidate bank, its diff and provenance under ``<home>/dreams/``, and move
+    ``alias`` (None: no alias moves, as for ablation runs). Returns the report's path.
+
+    The report is written first, whole (to a temporary file renamed into place), then the bank
+    and the alias move commit in one transaction: a dream killed at any moment leaves either no
+    new bank and alias (at most a report no bank names, which the next dream of the same bank
+    rewrites) or all three.
+    """
     path = report_path(result.bank.id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"diff": result.diff.model_dump(mode="json"),
-                                "metrics": result.metrics}, indent=1, default=str),
-                    encoding="utf-8")
+    text = json.dumps({"diff": result.diff.model_dump(mode="json"), "metrics": result.metrics},
+                      indent=1, default=str)
+    _write_whole(path, text)
     if alias:
-        store.banks.move_alias(alias, result.bank.id, repo=result.bank.repo,
-                               reason=f"dream with strategy {result.metrics['strategy']}",
-                               actor="dream")
+        store.banks.put_and_move(result.bank, alias, repo=result.bank.repo,
+                                 reason=f"dream with strategy {result.metrics['strategy']}",
+                                 actor="dream")
+    else:
+        store.banks.put(result.bank)
     return path
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the whole new one."""
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def report_path(bank_id: str) -> Path:

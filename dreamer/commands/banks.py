@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json, show_app, store_or_exit
+from dreamer.commands.common import console, esc, fail, print_json, show_app, store_or_exit
 
 
 def register(app: typer.Typer) -> None:
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
 
         table = Table("id", "repo", "parent", "made by", "memories", "active", "created")
         for i in items:
-            table.add_row(*(str(i[k] or "") for k in
+            table.add_row(*(esc(i[k] or "") for k in
                             ("id", "repo", "parent", "made_by", "memories", "active", "created_at")))
         console().print(table)
 
@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
             print_json(items)
             return
         for i in items:
-            console().print(f"{i['repo']:<30} {i['name']:<12} {i['bank']}  (since {i['moved_at']})")
+            console().print(f"{esc(i['repo']):<30} {esc(i['name']):<12} {i['bank']}  "
+                            f"(since {i['moved_at']})", highlight=False)
 
     @show_app.command("bank")
     def show_bank(
@@ -65,8 +66,9 @@ def register(app: typer.Typer) -> None:
             print_json(bank.model_dump(mode="json"))
             return
         out = console()
-        out.print(f"[bold]{bank.id}[/bold] repo={bank.repo} parent={bank.parent_id} "
+        out.print(f"[bold]{bank.id}[/bold] repo={esc(bank.repo)} parent={bank.parent_id} "
                   f"made by {bank.origin.kind}; {len(bank.memories)} memories, "
                   f"{len(bank.active)} active")
         for m in bank.memories:
-            out.print(f"- {m.id} [{m.type.value}/{m.status.value}] {m.summary}", highlight=False)
+            out.print(f"- {m.id} \\[{m.type.value}/{m.status.value}] {esc(m.summary)}",
+                      highlight=False)

@@ -23,6 +23,14 @@ def console(stderr: bool = False):  # type: ignore[no-untyped-def]
     return Console(stderr=stderr, soft_wrap=False, width=width)
 
 
+def esc(value: Any) -> str:
+    """``value`` as text that Rich prints as written: a repository named ``acme/[s]hop`` must
+    not lose ``[s]`` as markup. Every value interpolated into a Rich string goes through it."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
 def print_json(value: Any) -> None:
     """Print one JSON document on stdout, nothing else."""
     sys.stdout.write(json.dumps(value, indent=2, default=str) + "\n")
@@ -30,7 +38,7 @@ def print_json(value: Any) -> None:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Say what went wrong on stderr and exit with ``code``."""
-    console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    console(stderr=True).print(f"[red]error:[/red] {esc(message)}", highlight=False)
     raise typer.Exit(code)
 
 

@@ -55,22 +55,23 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(summary, indent=1, sort_keys=True))
             return
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
         console = Console()
-        console.print(f"[bold]{summary['path']}[/]: {summary['families']} families over "
+        console.print(f"[bold]{escape(str(summary['path']))}[/]: {summary['families']} families over "
                       f"{len(summary['repos'])} repositories, {summary['tasks']} tasks "
                       f"({summary['certified']} certified, {summary['uncertified']} uncertified), "
                       f"{summary['sessions']} sessions, {summary['leaks']} leaks")
         table = Table("family", "repo", "tasks", "certified", "uncertified", "sessions")
         for name, row in summary["by_family"].items():
-            table.add_row(name, row["repo"], str(row["tasks"]), str(row["certified"]),
+            table.add_row(escape(name), escape(row["repo"]), str(row["tasks"]), str(row["certified"]),
                           str(row["uncertified"]), str(row.get("sessions", 0)))
         console.print(table)
         console.print("noise: " + ", ".join(f"{k}={v}" for k, v in summary["noise"].items()))
         if summary["uncertified_tasks"]:
             console.print("uncertified (kept as no-regression checks): "
-                          + ", ".join(summary["uncertified_tasks"]))
+                          + escape(", ".join(summary["uncertified_tasks"])))
 
     @corpus.command("check-leaks")
     def check_leaks(

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json, store_or_exit
+from dreamer.commands.common import console, esc, fail, print_json, store_or_exit
 
 _SKIP = typer.Option("--skip-stage", help="Leave this stage out (repeatable).")
 _SET = typer.Option("-S", "--set", help="stage.key=value, or embedding=tfidf (repeatable).")
@@ -39,15 +39,15 @@ def register(app: typer.Typer) -> None:
             return
         out = console()
         out.print(f"[bold]{result.bank.id}[/bold] (candidate) from {the_bank.id} with strategy "
-                  f"{strat.name}", highlight=False)
+                  f"{esc(strat.name)}", highlight=False)
         for key in ("active_memories", "active_tokens"):
             out.print(f"  {key.replace('_', ' ')}: {summary[key]['before']} -> "
                       f"{summary[key]['after']}")
         for name, counts in summary["stages"].items():
             shown = ", ".join(f"{k}={v}" for k, v in counts.items()
                               if isinstance(v, int) and v) or "no change"
-            out.print(f"  {name:<15} {shown}", highlight=False)
-        out.print(f"  diff and provenance: {report}; `dreamer diff {the_bank.id[:14]} "
+            out.print(f"  {esc(name):<15} {esc(shown)}", highlight=False)
+        out.print(f"  diff and provenance: {esc(report)}; `dreamer diff {the_bank.id[:14]} "
                   f"{result.bank.id[:14]}` shows them", highlight=False)
 
     @app.command("diff")
@@ -268,7 +268,7 @@ def _show_ablation(rows: list[dict[str, Any]]) -> None:
             lifts.append(f"{lift['lift']:+.2f} [{lift['low']:+.2f},{lift['high']:+.2f}] "
                          f"p={lift['p_value']:.2g}" if lift else "-")
         table.add_row(
-            r["strategy"], str(r["active_memories"]["after"]), str(r["active_tokens"]["after"]),
+            esc(r["strategy"]), str(r["active_memories"]["after"]), str(r["active_tokens"]["after"]),
             str(r.get("tokens_vs_default", "")),
             *(f"{r['success'][k]:.2f}" for k in labels), *lifts,
             f"{r['auc']:.3f}" if "auc" in r else "-", str(r.get("auc_vs_default", "-")),
@@ -295,11 +295,12 @@ def _show_trace(report: dict[str, Any]) -> None:
     for row in report["inputs"]:
         where = f" -> {row['into']} ({row['stage']})" if row.get("into") else ""
         commit = f", changed in {row['changed_in']}" if row.get("changed_in") else ""
-        out.print(f"  {row['fate']:<10} {row['memory']}{where}{commit}  {row['summary'][:70]}",
+        out.print(f"  {row['fate']:<10} {row['memory']}{esc(where)}{esc(commit)}  "
+                  f"{esc(row['summary'][:70])}",
                   highlight=False)
         if row.get("reason"):
-            out.print(f"             why: {row['reason']}", highlight=False)
+            out.print(f"             why: {esc(row['reason'])}", highlight=False)
     for row in report["outputs"]:
-        out.print(f"  new [{row['stage']}] {row['memory']} <- {', '.join(row['inputs'])}",
+        out.print(f"  new \\[{esc(row['stage'])}] {row['memory']} <- {', '.join(row['inputs'])}",
                   highlight=False)
-        out.print(f"             {row['summary'][:100]}", highlight=False)
+        out.print(f"             {esc(row['summary'][:100])}", highlight=False)

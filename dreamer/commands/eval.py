@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json
+from dreamer.commands.common import console, esc, fail, print_json
 
 _BUDGETS = "0,256,512,1024,2048,4096,all"
 _MARK = {"resolved": "[green]✓[/green]", "unresolved": "[red]✗[/red]",
@@ -186,7 +186,7 @@ def _show(result, summary: dict[str, Any]) -> None:  # type: ignore[no-untyped-d
             cells.append(_cell(hit))
         for arm in controls:
             cells.append(_cell(rows[rows["arm"] == arm]))
-        table.add_row(str(instance), *cells)
+        table.add_row(esc(instance), *cells)
     table.add_row("[bold]success[/bold]", *(f"{r.rate:.0%}" for r in result.success.values()),
                   *(f"{r.rate:.0%}" for r in result.controls.values()))
     out = console()
@@ -213,12 +213,12 @@ def _show(result, summary: dict[str, Any]) -> None:  # type: ignore[no-untyped-d
                   "memory has no time, so it cannot be shown to predate the task")
     infra = frame[frame["status"] == "infra_error"]
     for _, row in infra.drop_duplicates(["instance_id", "reason"]).iterrows():
-        out.print(f"  [yellow]![/yellow] {row['instance_id']}: {row['reason']}")
+        out.print(f"  [yellow]![/yellow] {esc(row['instance_id'])}: {esc(row['reason'])}")
     for label, test in summary["comparison"].items():
         out.print(f"  vs the compared bank at {label}: {test['wins']} wins, {test['losses']} "
                   f"losses, lift {test['lift']:+.2f}, sign test p={test['p_value']:.3g}",
                   highlight=False)
-    out.print(f"plot {summary['plot']} · artifacts {summary['run_dir']} · wall "
+    out.print(f"plot {esc(summary['plot'])} · artifacts {esc(summary['run_dir'])} · wall "
               f"{summary['wall_s']:.1f}s (tests {summary['test_time_s']:.1f}s)"
               + (f" · mlflow run {summary['mlflow_run_id']}" if "mlflow_run_id" in summary else ""),
               highlight=False)

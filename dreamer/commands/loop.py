@@ -7,16 +7,21 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json
+from dreamer.commands.common import console, esc, fail, print_json
 
 DEMO_STRATEGIES = "none,default,aggressive,no-forgetting"
 DEMO_BUDGETS = "0,256,1024,all"
 
 
 def prefect_environment() -> None:
-    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's."""
+    """Quiet, offline Prefect whose state (and result cache) lives beside dreamer's; a
+    watchdog that stops every child of this run (Prefect's server, test runs) when it ends,
+    however it ends (``dreamer.watchdog``); MLflow's and Prefect's local databases created whole
+    before first use (``dreamer.databases``)."""
     from dreamer import settings
+    from dreamer.watchdog import watch
 
+    watch()
     os.environ.setdefault("PREFECT_HOME", str(settings.home() / "prefect"))
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
@@ -25,7 +30,9 @@ def prefect_environment() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    from dreamer.databases import prepare_local_databases
 
+    prepare_local_databases()  # whole or not at all: a killed run never leaves half of one
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -101,7 +108,8 @@ def register(app: typer.Typer) -> None:
         store = open_store()
         out.rule("1/4 ingest the sample's sessions")
         ingested = ingest_sources(store, config)
-        out.print(f"{ingested['ingested']} files ingested, {ingested['duplicates']} already there, "
+        out.print(f"{ingested['ingested']} files ingested, "
+                  f"{ingested['duplicates'] + ingested['unchanged']} already there, "
                   f"{ingested['quarantined']} quarantined; {store.evidence.count_sessions()} sessions")
         out.rule("2/4 extract memories")
         extracted = extract_new(store, config)
@@ -127,11 +135,11 @@ def _print_outcomes(outcomes: list[dict[str, Any]]) -> None:
     out = console()
     for o in outcomes:
         verdict = "[green]promoted[/green]" if o["promoted"] else "[yellow]not promoted[/yellow]"
-        out.print(f"{o['repo']}: candidate {o['candidate']} {verdict} "
+        out.print(f"{esc(o['repo'])}: candidate {o['candidate']} {verdict} "
                   f"({o['wins']} wins, {o['losses']} losses, p={o['p_value']}, "
                   f"{o['candidate_tokens']} tokens)")
         for reason in o["reasons"]:
-            out.print(f"  - {reason}", highlight=False)
+            out.print(f"  - {esc(reason)}", highlight=False)
 
 
 def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
@@ -152,8 +160,8 @@ def _print_comparison(result: dict[str, Any], as_json: bool) -> None:
     for column in header:
         view.add_column(column, justify="left" if column in ("strategy", "agent") else "right")
     for row in rows:
-        view.add_row(*row)
+        view.add_row(*(esc(cell) for cell in row))
     out = console()
     out.print(view)
-    out.print(f"plot: {result['plot']}")
+    out.print(f"plot: {esc(result['plot'])}")
     out.print(f"MLflow parent run: {result['run_id']}")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json, store_or_exit
+from dreamer.commands.common import console, esc, fail, print_json, store_or_exit
 
 
 def register(app: typer.Typer) -> None:
@@ -70,6 +70,6 @@ def _report(result, as_json: bool, verb: str) -> None:  # type: ignore[no-untype
         print_json(asdict(result))
         return
     console().print(
-        f"{verb}: production of [bold]{result.repo}[/bold] is now {result.production} "
+        f"{verb}: production of [bold]{esc(result.repo)}[/bold] is now {result.production} "
         f"(was {result.previous}); MLflow model {result.model_name} version {result.model_version}"
     )

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json, store_or_exit
+from dreamer.commands.common import console, esc, fail, print_json, store_or_exit
 
 Repo = Annotated[str, typer.Option("--repo", help="Repository the query is for (owner/name).")]
 BankRef = Annotated[
@@ -58,9 +58,9 @@ def register(app: typer.Typer) -> None:
             return
         out = console()
         for note in result.notes:
-            console(stderr=True).print(f"[yellow]note:[/yellow] {note}", highlight=False)
+            console(stderr=True).print(f"[yellow]note:[/yellow] {esc(note)}", highlight=False)
         if not result.pack.items:
-            out.print(f"no memories for this query in {repo} (bank {result.bank_id})")
+            out.print(f"no memories for this query in {esc(repo)} (bank {result.bank_id})")
             return
         out.print(result.pack.text, highlight=False, markup=False)
         stale = sum(1 for i in result.pack.items if i.verification == "stale")

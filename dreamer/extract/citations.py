@@ -110,22 +110,34 @@ def lines_sha256(lines: list[str] | tuple[str, ...]) -> str:
 
 
 class GitReader:
-    """Reads files at commits from local repositories (working copies, bare repos or bundles)."""
+    """Reads files at commits from local repositories (working copies, bare repos or bundles).
+
+    ``roots`` may name folders holding repositories, or repositories themselves: a working
+    copy, a bare repository or a bundle file, each found by its name (``acme__shop.bundle``,
+    ``shop/``, its ``origin`` URL) or, failing that, by holding the session's commit.
+    """
 
     def __init__(
         self, roots: list[Path] | None = None, repos: dict[str, Path] | None = None
     ) -> None:
         env = [Path(p) for p in os.environ.get(REPOS_ENV, "").split(os.pathsep) if p]
-        self.roots = [*(roots or []), *env]
+        given = [*(roots or []), *env]
+        self.direct = [p for p in given if _is_repository(p)]
+        """Repositories named themselves (not folders of them)."""
+        self.roots = [p for p in given if p not in self.direct]
         self.repos = dict(repos or {})
         self._bundles: dict[Path, Path] = {}
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
 
-    def locate(self, repo: str | None, hint: str | None = None) -> Path | None:
-        """The git directory for ``repo``: an explicit mapping, a hint path, or under a root."""
+    def locate(self, repo: str | None, hint: str | None = None,
+               commits: tuple[str, ...] = ()) -> Path | None:
+        """The git directory for ``repo``: an explicit mapping, a hint path, a repository given
+        itself (by name, else by holding one of ``commits``), or one under a root."""
         if repo and repo in self.repos:
             return self._usable(self.repos[repo])
         if hint and (found := self._usable(Path(hint))) is not None:
+            return found
+        if (found := self._direct(repo, commits)) is not None:
             return found
         if not repo:
             return None
@@ -141,6 +153,23 @@ class GitReader:
                 if child.name in names or child.stem in names:
                     if (found := self._usable(child)) is not None:
                         return found
+        return None
+
+    def _direct(self, repo: str | None, commits: tuple[str, ...]) -> Path | None:
+        if not self.direct:
+            return None
+        if repo:
+            names = _names(repo)
+            for path in self.direct:
+                if _repository_names(path) & names and (found := self._usable(path)):
+                    return found
+        for path in self.direct:
+            found = self._usable(path)
+            if found is not None and any(_git(str(found), "cat-file", "-e", f"{c}^{{commit}}")
+                                         is not None for c in commits):
+                return found
+        if repo is None and len(self.direct) == 1:
+            return self._usable(self.direct[0])
         return None
 
     def _usable(self, path: Path) -> Path | None:
@@ -180,6 +209,35 @@ class GitReader:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+def _is_repository(path: Path) -> bool:
+    """A bundle file, a working copy or a bare repository (rather than a folder of them)."""
+    if path.is_file():
+        with path.open("rb") as handle:
+            return path.suffix == ".bundle" or handle.read(16).startswith(b"# v2 git bundle")
+    return (path / ".git").exists() or ((path / "HEAD").is_file() and (path / "objects").is_dir())
+
+
+def _names(repo: str) -> set[str]:
+    owner_name = repo.strip("/")
+    return {owner_name, owner_name.replace("/", "__"), owner_name.split("/")[-1]}
+
+
+def _repository_names(path: Path) -> set[str]:
+    """What a given repository may be called: its file or folder name, and its origin's
+    ``owner/name``."""
+    stem = path.name.removesuffix(".bundle").removesuffix(".git")
+    found = {stem, stem.replace("__", "/")}
+    if not path.is_file():
+        remote = _git(str(path), "config", "--get", "remote.origin.url")
+        if remote:
+            from dreamer.ingest.origin import repo_from_url
+
+            named = repo_from_url(remote[0])
+            if named:
+                found |= {named, named.split("/")[-1]}
+    return found
 
 
 @lru_cache(maxsize=512)

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamer.extract import episodes, history, procedures, rules, settings, statements
+from dreamer.extract import episodes, history, procedures, rules, settings, statements, versions
 from dreamer.extract import lm as lm_backend
 from dreamer.extract.candidate import Candidate, to_memory
 from dreamer.extract.citations import CodeCiter, GitReader
@@ -150,12 +150,14 @@ def _extract_repo(
     rows: list[ExtractionRow] = []
     rejected_rows: list[RejectionRow] = []
     now = datetime.now(UTC)
+    with store.sessions() as db:
+        reread = {sid: set[str]() for sid in versions.read_before(db, [s.id for s in sessions])}
     for listed in sessions:
         session = store.evidence.session(listed.id)
         view = SessionView(session)
         citer = CodeCiter(
             reader,
-            reader.locate(session.repo, session.metadata.get("repo_path")),
+            reader.locate(session.repo, session.metadata.get("repo_path"), view.commits),
             view.commits,
         )
         candidates, failure = _propose(view, citer, model)
@@ -172,7 +174,9 @@ def _extract_repo(
             written = to_memory(cand) if cand.citations else None
             if written is not None:
                 result.redacted.update(written.redacted)
-            verdict = gate.judge(cand, vocabulary, written.memory.id if written else None)
+                reread.get(session.id, set()).add(written.memory.id)
+            verdict = gate.judge(cand, vocabulary, written.memory.id if written else None,
+                                 code=citer)
             if verdict.kept and written is not None:
                 kept.append(written.memory)
                 mine += 1
@@ -209,31 +213,34 @@ def _extract_repo(
                 candidates=len(candidates),
                 kept=mine,
                 at=now,
+                session_version=int(session.metadata.get("version") or 1),
             )
         )
     bank_id = previous.id if previous else None
-    if kept:
+    before = tuple(previous.memories) if previous else ()
+    carried = versions.supersede_unwritten(before, reread) if reread else list(before)
+
+    def record(db: Any) -> None:  # the run's rows, in the transaction that moves the alias
+        for extraction in rows:
+            extraction.bank_id = bank_id
+            db.merge(extraction)  # a session read again replaces its row
+        db.add_all(rejected_rows)
+
+    if kept or carried != list(before):
         bank = Bank(
             repo=repo,
             parent_id=previous.id if previous else None,
             origin=BankOrigin(kind="extraction", config=config, config_hash=content_hash(config)),
             created_at=now,
-            memories=(*(previous.memories if previous else ()), *kept),
+            memories=(*carried, *kept),
         )
-        bank_id = store.banks.put(bank)
-        store.banks.move_alias(
-            ALIAS,
-            bank_id,
-            repo,
-            reason=f"extracted {len(sessions)} sessions",
-            actor="dreamer extract",
-        )
+        bank_id = bank.id
+        store.banks.put_and_move(bank, ALIAS, repo, reason=f"extracted {len(sessions)} sessions",
+                                 actor="dreamer extract", also=record)
         result.banks[repo or "*"] = bank_id
-    for extraction in rows:
-        extraction.bank_id = bank_id
-    with store.sessions.begin() as db:
-        db.add_all(rows)
-        db.add_all(rejected_rows)
+    else:
+        with store.sessions.begin() as db:
+            record(db)
     result.kept += len(kept)
     result.memories.extend(kept)
     for row in rejected_rows:

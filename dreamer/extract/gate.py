@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from dreamer.extract.candidate import Candidate
+from dreamer.extract.citations import CodeCiter
 from dreamer.extract.injection import find_injections
+from dreamer.extract.screening import screen
 
 
 class Reason(StrEnum):
@@ -36,6 +38,8 @@ class Reason(StrEnum):
     (``dreamer.extract.substance``)."""
     LM_ERROR = "lm_error"
     """The language model failed on the session; the rule backend wrote its memories instead."""
+    UNRESOLVED_CITATION = "unresolved_citation"
+    """It cites a file the repository never had."""
 
 
 _INDEPENDENT = frozenset({"test", "review", "defect"})
@@ -109,10 +113,14 @@ class Gate:
     """Ids of memories already in the bank (and those kept so far in this run)."""
     _seen: set[tuple[str, str, str]] = field(default_factory=set)
 
-    def judge(self, candidate: Candidate, vocabulary: set[str], memory_id: str | None) -> Verdict:
-        """Keep or reject ``candidate``; ``vocabulary`` holds the words of the session's code."""
+    def judge(self, candidate: Candidate, vocabulary: set[str], memory_id: str | None,
+              code: CodeCiter | None = None) -> Verdict:
+        """Keep or reject ``candidate``; ``vocabulary`` holds the words of the session's code,
+        ``code`` reads the session's repository (for the screen against instructions)."""
         if not candidate.citations or memory_id is None:
             return Verdict(False, Reason.NO_EVIDENCE, "it cites nothing")
+        if refused := screen(candidate, code):  # instructions never become rules
+            return Verdict(False, Reason(refused.reason), refused.detail)
         # Text addressed to the learner needs independent evidence: another event that names
         # the same code facts and is a test run, a review or a defect (an edit alone is the
         # agent's own doing, and may have obeyed the instruction).

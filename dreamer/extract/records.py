@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import DateTime, Integer, String, Text, select
+from sqlalchemy import DateTime, Integer, String, Text, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.orm import Session as DbSession
 
-from dreamer.store.schema import Base
+from dreamer.store.schema import Base, SessionRow
 
 
 class ExtractionRow(Base):
@@ -26,6 +26,8 @@ class ExtractionRow(Base):
     candidates: Mapped[int] = mapped_column(Integer)
     kept: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    session_version: Mapped[int | None] = mapped_column(Integer)
+    """The session's version read (a live log extended later is extracted again); None: 1."""
 
 
 class RejectionRow(Base):
@@ -44,13 +46,19 @@ class RejectionRow(Base):
 
 
 def extracted(db: DbSession, session_ids: Iterable[str]) -> set[str]:
-    """The ids among ``session_ids`` that were already extracted."""
+    """The ids among ``session_ids`` already extracted at their current version (a live log
+    that grew since is extracted again)."""
     ids = list(session_ids)
     found: set[str] = set()
     for start in range(0, len(ids), 500):  # stay under SQLite's bound-parameter limit
         chunk = ids[start : start + 500]
         found |= set(
-            db.scalars(select(ExtractionRow.session_id).where(ExtractionRow.session_id.in_(chunk)))
+            db.scalars(
+                select(ExtractionRow.session_id)
+                .join(SessionRow, SessionRow.id == ExtractionRow.session_id)
+                .where(ExtractionRow.session_id.in_(chunk),
+                       func.coalesce(ExtractionRow.session_version, 1) >= SessionRow.version)
+            )
         )
     return found
 

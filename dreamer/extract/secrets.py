@@ -54,6 +54,13 @@ _ASSIGNMENT_VALUE_IGNORED = re.compile(
     re.I,
 )
 _GIT_OBJECT_ID = re.compile(r"^[0-9a-f]{7,64}$")
+# What every detector above needs on a line: a keyword, a URL with credentials, a known prefix,
+# or a run of 20 token characters. A line with none of them holds no secret any detector finds,
+# so it is not given to them (most lines of a transcript; the detectors are the slow part).
+_MAYBE_SECRET = re.compile(
+    r"(?i)key|pass|pwd|\bpw|secret|token|auth|bearer|credential|contrase|xox|://\S*@|"
+    r"(?-i:\bA[KP])|[A-Za-z0-9+/_\-.=:]{20,}"
+)
 
 
 @dataclass
@@ -113,6 +120,8 @@ def _widen(line: str, start: int, end: int) -> tuple[int, int]:
 
 def _line_spans(line: str) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
+    if not _MAYBE_SECRET.search(line):
+        return spans
     for plugin in _plugins():
         filenames = (
             ("transcript.yaml", "transcript.py")

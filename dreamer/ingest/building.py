@@ -34,13 +34,26 @@ def to_utc(value: Any) -> datetime | None:
         return None
     try:
         if isinstance(value, int | float):
-            seconds = value / 1000 if value > 1e11 else value  # epoch milliseconds
-            return datetime.fromtimestamp(seconds, tz=UTC)
+            return datetime.fromtimestamp(_epoch_seconds(value), tz=UTC)
         if isinstance(value, str) and value.strip():
             return as_utc(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
     except (ValueError, OverflowError, OSError):
         return None
     return None
+
+
+_LAST_EPOCH_SECOND = 4_102_444_800  # 2100-01-01: a larger count is in ms, µs or ns
+
+
+def _epoch_seconds(value: float) -> float:
+    """Epoch seconds from a count in seconds, milliseconds, microseconds or nanoseconds, told
+    apart by size (a count past 2100 in one unit is the next finer unit)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError("not a finite number")
+    for scale in (1, 1e3, 1e6, 1e9):
+        if abs(value) / scale < _LAST_EPOCH_SECOND:
+            return value / scale
+    raise ValueError("too large for a timestamp")
 
 
 def as_utc(moment: datetime | None) -> datetime | None:
@@ -222,6 +235,9 @@ class EventLog:
         for key, value in defaults.items():
             if fields.get(key) is None:
                 fields[key] = value
+        if self.ctx.repo:  # named on the command line: it wins over what the file says
+            fields["repo"] = self.ctx.repo
+            fields["metadata"] = {**(fields.get("metadata") or {}), "repo_source": "--repo"}
         fields["started_at"] = as_utc(fields["started_at"])
         fields["ended_at"] = as_utc(fields["ended_at"])
         return Session(

@@ -13,7 +13,6 @@ import json
 import re
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
-from pathlib import PurePosixPath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr
@@ -66,6 +65,31 @@ def _tree_order(items: list[tuple[int, _Record]]) -> tuple[list[_Record], int]:
     return ordered, forks
 
 
+def _result_diff(result: dict[str, Any], path: str | None) -> str | None:
+    """A unified diff from an Edit/Write ``toolUseResult``: its ``structuredPatch`` hunks, or a
+    created file's ``content`` as all-added lines."""
+    name = path or str(result.get("filePath") or "file")
+    hunks = result.get("structuredPatch")
+    body: list[str] = []
+    if isinstance(hunks, list) and hunks:
+        for hunk in hunks:
+            if not isinstance(hunk, dict) or not isinstance(hunk.get("lines"), list):
+                continue
+            numbers = [hunk.get(k) for k in ("oldStart", "oldLines", "newStart", "newLines")]
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+                continue
+            body.append("@@ -{},{} +{},{} @@".format(*numbers))
+            body += [str(line) for line in hunk["lines"]]
+        old = f"a/{name}"
+    elif result.get("type") == "create" and isinstance(result.get("content"), str):
+        lines = result["content"].splitlines()
+        body = [f"@@ -0,0 +1,{len(lines)} @@", *(f"+{line}" for line in lines)]
+        old = "/dev/null"
+    if not body:
+        return None
+    return "\n".join([f"--- {old}", f"+++ b/{name}", *body]) + "\n"
+
+
 def _tool_text(name: str, tool_input: dict[str, Any]) -> str:
     if name == "Bash":
         return str(tool_input.get("command", ""))
@@ -95,14 +119,15 @@ class _SessionBuilder:
         elif isinstance(content, str):
             self.log.add(EventKind.MESSAGE, content, role=record.type, timestamp=stamp)
         elif isinstance(content, list):
+            result = (record.model_extra or {}).get("toolUseResult")
             for part in content:
-                self._part(part, record.type or "user", stamp)
+                self._part(part, record.type or "user", stamp, result)
         else:
             self.skipped[f"{record.type}:no-content"] += 1
         if record.isSidechain:
             self.sidechain.extend(range(start, len(self.log.events)))
 
-    def _part(self, part: Any, role: str, stamp: datetime | None) -> None:
+    def _part(self, part: Any, role: str, stamp: datetime | None, result: Any = None) -> None:
         kind = part.get("type") if isinstance(part, dict) else None
         if kind == "text" or isinstance(part, str):
             self.log.add(EventKind.MESSAGE, content_text([part]), role=role, timestamp=stamp)
@@ -113,6 +138,7 @@ class _SessionBuilder:
             self._tool_use(part, stamp)
         elif kind == "tool_result":
             self._tool_result(part, stamp)
+            self._edit_diff(part, result)
         else:
             self.skipped[f"part:{kind}"] += 1
 
@@ -133,6 +159,18 @@ class _SessionBuilder:
             seq = self.log.add(EventKind.COMMAND, text, role="assistant", timestamp=stamp,
                                tool=name)
         self.tool_seqs[str(part.get("id"))] = (seq, name, text)
+
+    def _edit_diff(self, part: dict[str, Any], result: Any) -> None:
+        """Give an Edit/Write event the diff its record's ``toolUseResult`` reports."""
+        cause = self.tool_seqs.get(str(part.get("tool_use_id")))
+        if cause is None or cause[1] not in _EDIT_TOOLS or not isinstance(result, dict):
+            return
+        event = self.log.events[cause[0]]
+        paths = event.data.get("paths") or []
+        diff = _result_diff(result, paths[0] if paths else None)
+        if diff:
+            self.log.events[cause[0]] = event.model_copy(update={"data": {**event.data,
+                                                                          "diff": diff}})
 
     def _tool_result(self, part: dict[str, Any], stamp: datetime | None) -> None:
         cause = self.tool_seqs.get(str(part.get("tool_use_id")))
@@ -211,8 +249,7 @@ class ClaudeCodeAdapter(TrajectoryAdapter):
             "forks": forks,
             "skipped": dict(skipped),
         }
-        repo = ctx.repo or (PurePosixPath(cwd).name if cwd else None)
         return builder.log.session(
-            self.name, repo=repo, branch=branches[-1] if branches else None,
+            self.name, branch=branches[-1] if branches else None,
             metadata={k: v for k, v in metadata.items() if v},
         )

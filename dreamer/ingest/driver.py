@@ -8,32 +8,32 @@ file, verbatim, with the reason and where in the file it is. The rest of the bat
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from dreamer.errors import IngestError
+from dreamer.ingest import files
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
+from dreamer.ingest.decoding import decode
+from dreamer.ingest.files import collect, shown_path
+from dreamer.ingest.limits import Limits
+from dreamer.ingest.origin import complete_origin, with_native_id
+from dreamer.ingest.redaction import redact_session
+from dreamer.ingest.values import safe_session
 from dreamer.models import Session, sha256_bytes
 from dreamer.store import Store
 
-TRAJECTORY_SUFFIXES = (".traj", ".json", ".jsonl", ".ndjson")
-"""What a folder walk picks up. A file named explicitly is always tried, whatever its name."""
-JSONL_SUFFIXES = (".jsonl", ".ndjson")
-DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 MIN_SNIFF_SCORE = 0.5
-
-
-def max_bytes() -> int:
-    """The largest file ingest accepts (``DREAMER_INGEST_MAX_BYTES``, default 256 MiB)."""
-    return int(os.environ.get("DREAMER_INGEST_MAX_BYTES", DEFAULT_MAX_BYTES))
 
 
 @dataclass(frozen=True)
 class Defaults:
-    """Repository facts from the command line, used where a file does not say."""
+    """Repository facts from the command line: ``repo`` wins over the file; the others are used
+    where a file does not say."""
 
     repo: str | None = None
     branch: str | None = None
@@ -43,12 +43,16 @@ class Defaults:
 
 @dataclass
 class IngestReport:
-    """What one ``ingest`` call did, file by file."""
+    """What one ``ingest`` call did, file by file: every file ends in exactly one of
+    ``ingested``, ``duplicates``, ``quarantined``, ``skipped`` or (the store itself failing)
+    ``failed``; ``warnings`` name what was refused or missing in the sessions stored."""
 
     ingested: list[dict[str, object]] = field(default_factory=list)
     duplicates: list[dict[str, object]] = field(default_factory=list)
     quarantined: list[dict[str, object]] = field(default_factory=list)
     skipped: list[dict[str, object]] = field(default_factory=list)
+    failed: list[dict[str, object]] = field(default_factory=list)
+    warnings: list[dict[str, object]] = field(default_factory=list)
 
     def summary(self) -> dict[str, object]:
         return {
@@ -56,81 +60,12 @@ class IngestReport:
             "duplicates": len(self.duplicates),
             "quarantined": self.quarantined,
             "skipped": self.skipped,
+            "failed": self.failed,
+            "warnings": self.warnings,
             "sessions": [sid for item in self.ingested for sid in item["sessions"]],  # type: ignore[attr-defined]
+            "extended": [sid for item in self.ingested
+                         for sid in item.get("extended", [])],  # type: ignore[attr-defined]
         }
-
-
-def collect(paths: Iterable[Path], report: IngestReport) -> list[Path]:
-    """The files to ingest: named files as given, folders walked in sorted order."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file()):
-                if any(part.startswith(".") for part in child.relative_to(path).parts):
-                    continue
-                if child.name.endswith(TRAJECTORY_SUFFIXES):
-                    files.append(child)
-                else:
-                    report.skipped.append(
-                        {"path": str(child), "reason": "not a trajectory file name "
-                         f"({', '.join(TRAJECTORY_SUFFIXES)}); name it explicitly to ingest it"}
-                    )
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-    return files
-
-
-def decode(data: bytes, path: str) -> Document:
-    """Turn raw bytes into a ``Document``, or raise ``IngestError`` saying what and where."""
-    if not data.strip():
-        raise IngestError("empty file", "byte 0")
-    limit = max_bytes()
-    if len(data) > limit:
-        raise IngestError(
-            f"file is {len(data)} bytes, over the {limit}-byte limit (DREAMER_INGEST_MAX_BYTES)"
-        )
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise IngestError("binary file (NUL byte)", f"byte {nul}")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise IngestError(f"not UTF-8 text: {exc.reason}", f"byte {exc.start}") from exc
-    if not path.endswith(JSONL_SUFFIXES):
-        try:
-            return Document("json", json.loads(text), path)
-        except json.JSONDecodeError as exc:
-            if text.lstrip().startswith("[") or text.count("\n") < 1:
-                raise IngestError(
-                    f"invalid JSON: {exc.msg}", f"line {exc.lineno}, column {exc.colno}"
-                ) from exc
-            first_error = exc
-        try:
-            return _decode_jsonl(text, path)
-        except IngestError:
-            raise IngestError(
-                f"invalid JSON: {first_error.msg}",
-                f"line {first_error.lineno}, column {first_error.colno}",
-            ) from first_error
-    return _decode_jsonl(text, path)
-
-
-def _decode_jsonl(text: str, path: str) -> Document:
-    records: list[object] = []
-    lines: list[int] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise IngestError(
-                f"invalid JSON Lines record: {exc.msg}", f"line {number}, column {exc.colno}"
-            ) from exc
-        lines.append(number)
-    return Document("jsonl", records, path, tuple(lines))
 
 
 def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
@@ -156,10 +91,20 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
 
 
 def parse_file(
-    data: bytes, path: str, defaults: Defaults, fmt: str = "auto"
+    data: bytes, path: str, defaults: Defaults, fmt: str = "auto",
+    mtime: datetime | None = None, limits: Limits | None = None, session_id: str | None = None,
 ) -> tuple[str, list[Session]]:
-    """Decode and parse one file into sessions: (format name, sessions), or raise IngestError."""
-    doc = decode(data, path)
+    """Decode and parse one file into sessions ready for the store: (format name, sessions),
+    or raise IngestError.
+
+    Each session's values are made safe (``values.safe_session``), its time and repository
+    completed from what it shows (``origin.complete_origin``) and its secrets redacted
+    (``redaction.redact_session``); what was refused or is missing is listed in its
+    ``metadata["warnings"]``. ``session_id`` is the agent's id for the session when only the
+    file's place says it (an OpenHands ``sessions/<sid>/events`` folder).
+    """
+    limits = limits or Limits.from_env()
+    doc = decode(data, path, limits)
     adapter = detect(doc, fmt)
     ctx = IngestContext(
         raw_sha256=sha256_bytes(data), source_path=path, repo=defaults.repo,
@@ -169,13 +114,35 @@ def parse_file(
         sessions = adapter.parse(doc, ctx)
     except IngestError:
         raise
+    except ValidationError as exc:  # a value of the wrong type reached a Session field
+        error = exc.errors()[0]
+        field = ".".join(str(part) for part in error["loc"]) or "session"
+        raise IngestError(
+            f"{adapter.name}: the session's {field} cannot be read: {error['msg']} "
+            f"(got {_short(error.get('input'))})", field,
+        ) from exc
     except Exception as exc:  # an adapter bug or an input shape nobody foresaw
         raise IngestError(
-            f"{adapter.name} adapter could not read the file: {type(exc).__name__}: {exc}"
+            f"{adapter.name} adapter could not read the file: {type(exc).__name__}: "
+            f"{str(exc)[:300]}"
         ) from exc
     if not sessions:
         raise IngestError(f"no session found in this {adapter.name} file", "document root")
-    return adapter.name, sessions
+    if session_id:
+        sessions = [s if s.metadata.get("session_id") else s.model_copy(
+            update={"metadata": {**s.metadata, "session_id": session_id}}) for s in sessions]
+    return adapter.name, [_finish(s, limits, mtime) for s in sessions]
+
+
+def _finish(session: Session, limits: Limits, mtime: datetime | None) -> Session:
+    session = with_native_id(session)
+    safe, warnings = safe_session(session, limits)
+    complete, more = complete_origin(safe, mtime)
+    redacted = redact_session(complete)
+    found = [w.as_dict() for w in (*warnings, *more)]
+    if not found:
+        return redacted
+    return redacted.model_copy(update={"metadata": redacted.metadata | {"warnings": found}})
 
 
 def ingest_paths(
@@ -184,44 +151,100 @@ def ingest_paths(
     defaults: Defaults = Defaults(),
     fmt: str = "auto",
     progress: Callable[[Iterable[Path], int], Iterator[Path]] | None = None,
+    limits: Limits | None = None,
 ) -> IngestReport:
     """Ingest every trajectory file under ``paths`` into ``store``; see the module docstring."""
     import dreamer.ingest.adapters  # noqa: F401  (registers every adapter)
 
+    limits = limits or Limits.from_env()
     report = IngestReport()
-    files = collect(paths, report)
+    files = collect(list(paths), report.skipped)
     iterator: Iterable[Path] = progress(files, len(files)) if progress else files
     for path in iterator:
-        ingest_file(store, path, defaults, fmt, report)
+        ingest_file(store, path, defaults, fmt, report, limits)
     return report
 
 
 def ingest_file(
-    store: Store, path: Path, defaults: Defaults, fmt: str, report: IngestReport
+    store: Store, path: Path, defaults: Defaults, fmt: str, report: IngestReport,
+    limits: Limits | None = None,
 ) -> None:
-    """Ingest one file into ``store`` and record what happened in ``report``."""
-    data = path.read_bytes()
-    name = str(path)
+    """Ingest one file into ``store`` and record what happened in ``report``.
+
+    Nothing that goes wrong with this one file leaves this function: a file that cannot be
+    read is skipped, one that cannot be parsed or stored is quarantined, and if even the
+    quarantine cannot be written the file is reported as failed.
+    """
+    limits = limits or Limits.from_env()
+    name = shown_path(path)
+    folder = files.is_events_folder(path)
+    try:
+        read = files.read_events_folder(path, limits) if folder else files.read(path, limits)
+    except files.Skip as exc:
+        report.skipped.append({"path": name, "reason": exc.reason})
+        return
+    data = read.data
+    try:
+        _store_file(store, data, name, defaults, fmt, read.mtime, limits, report,
+                    path.parent.name if folder else None)
+    except IngestError as exc:
+        _quarantine(store, data, name, exc.reason, exc.where, report)
+    except Exception as exc:  # the store refused a value: keep the file, say what refused it
+        _quarantine(store, data, name, f"the store refused the normalised sessions: "
+                    f"{type(exc).__name__}: {_first_line(exc)}", None, report)
+
+
+def _store_file(store: Store, data: bytes, name: str, defaults: Defaults, fmt: str,
+                mtime: datetime, limits: Limits, report: IngestReport,
+                session_id: str | None = None) -> None:
     previous = store.evidence.ingestion(sha256_bytes(data))
     if previous is not None:
         report.duplicates.append(
             {"path": name, "sha256": previous.sha256, "status": previous.status}
         )
         return
-    try:
-        source_format, sessions = parse_file(data, name, defaults, fmt)
-    except IngestError as exc:
-        result = store.evidence.add_quarantined(data, name, exc.reason, exc.where)
-        entry: dict[str, object] = {
-            "path": name, "reason": exc.reason, "where": exc.where, "sha256": result.sha256,
-        }
-        (report.quarantined if result.status == "quarantined" else report.duplicates).append(entry)
-        return
+    source_format, sessions = parse_file(data, name, defaults, fmt, mtime, limits, session_id)
     result = store.evidence.add_ingested(data, name, source_format, sessions)
     if result.status == "duplicate":  # another process stored it since we looked
         report.duplicates.append({"path": name, "sha256": result.sha256, "status": "ingested"})
         return
-    report.ingested.append(
-        {"path": name, "sha256": result.sha256, "format": source_format,
-         "sessions": list(result.sessions)}
-    )
+    entry: dict[str, object] = {"path": name, "sha256": result.sha256,
+                                "format": source_format, "sessions": list(result.sessions)}
+    if result.extended:
+        entry["extended"] = list(result.extended)
+    if result.covered:
+        entry["covered"] = list(result.covered)
+    report.ingested.append(entry)
+    for session in sessions:
+        for warning in session.metadata.get("warnings", ()):
+            report.warnings.append({"path": name, "session": session.id, **warning})
+
+
+def _quarantine(store: Store, data: bytes, name: str, reason: str, where: str | None,
+                report: IngestReport) -> None:
+    reason, where = _storable(reason), _storable(where) if where else None
+    try:
+        result = store.evidence.add_quarantined(data, name, reason, where)
+    except Exception as exc:  # the store itself is failing: say so and go on with the batch
+        report.failed.append({"path": name, "reason": reason, "where": where,
+                              "error": f"{type(exc).__name__}: {_first_line(exc)}"})
+        return
+    entry: dict[str, object] = {"path": name, "reason": reason, "where": where,
+                                "sha256": result.sha256}
+    (report.quarantined if result.status == "quarantined" else report.duplicates).append(entry)
+
+
+def _storable(text: str) -> str:
+    """A reason any store can hold: no NUL or unpaired surrogate, at most 2,000 characters."""
+    clean = text.encode("utf-8", errors="replace").decode("utf-8").replace("\x00", "\ufffd")
+    return clean if len(clean) <= 2000 else clean[:1997] + "..."
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:300] if lines else ""

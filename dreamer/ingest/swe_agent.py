@@ -9,12 +9,9 @@ commit, instance id) and ``trajectory[].execution_time``.
 
 from __future__ import annotations
 
-import ast
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import PurePath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr
@@ -32,10 +29,9 @@ from dreamer.ingest.building import (
     to_utc,
 )
 from dreamer.ingest.parsing import swe_agent_edit_paths
+from dreamer.ingest.swe_agent_config import as_dict, config_time, origin
 from dreamer.models import EventKind, Session
 
-# `owner__repo-123.traj`, SWE-bench's instance id; the test repository's ids end in `i1`.
-_INSTANCE = re.compile(r"^(?P<owner>[\w.-]+?)__(?P<name>[\w.-]+)-(?P<num>[A-Za-z]*\d+)$")
 # SWE-agent's own tools (not shell programs): recorded as the command's ``tool``.
 _TOOLS = {
     "open", "goto", "scroll_up", "scroll_down", "find_file", "search_dir", "search_file",
@@ -87,39 +83,6 @@ def _time(value: Any, where: str) -> datetime | None:
     if when is None:
         raise IngestError(f"{where} is not an ISO 8601 time: {value!r}", where)
     return when
-
-
-def _as_dict(value: Any) -> dict[str, Any]:
-    """A field that versions write either as a dict or as its JSON (or Python repr) text."""
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, str) and value.strip().startswith("{"):
-        for load in (json.loads, ast.literal_eval):
-            try:
-                loaded = load(value)
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(loaded, dict):
-                return loaded
-    return {}
-
-
-def _origin(traj: _Traj, path: str) -> dict[str, str | None]:
-    """Repository, base commit and task id: from ``replay_config``, else the file's name."""
-    config = _as_dict(traj.replay_config)
-    env = _as_dict(config.get("env")) or _as_dict(traj.environment)
-    repo_cfg = _as_dict(env.get("repo"))
-    url = str(repo_cfg.get("github_url") or repo_cfg.get("repo_name") or "")
-    found = re.search(r"github\.com[/:]([\w.-]+/[\w.-]+?)(?:\.git)?/?$", url)
-    problem = _as_dict(config.get("problem_statement"))
-    task_id = problem.get("id")
-    stem = PurePath(path).name.split(".")[0]
-    instance = _INSTANCE.match(str(task_id or stem))
-    repo = found[1] if found else (f"{instance['owner']}/{instance['name']}" if instance else None)
-    if task_id is None and instance:
-        task_id = stem
-    commit = repo_cfg.get("base_commit")
-    return {"repo": repo, "task_id": task_id, "commit_start": commit}
 
 
 @dataclass(frozen=True)
@@ -236,14 +199,14 @@ class SweAgentAdapter(TrajectoryAdapter):
         if reading.task:
             log.add(EventKind.MESSAGE, reading.task, role="user")
         # Paths a review names are made relative to the repository root: the shortest workdir.
-        workdirs = {str(_as_dict(step.state).get("working_dir") or "/testbed")
+        workdirs = {str(as_dict(step.state).get("working_dir") or "/testbed")
                     for step in traj.trajectory}
         roots = sorted(workdirs | {"/testbed"}, key=len)
         open_file: str | None = None
         submitted = False
         for index, step in enumerate(traj.trajectory):
             _add_turns(log, reading.turns, index, roots)
-            state = _as_dict(step.state)
+            state = as_dict(step.state)
             workdir = str(state.get("working_dir") or "/testbed")
             if state.get("open_file") not in (None, "n/a"):
                 open_file = str(state["open_file"])
@@ -275,16 +238,22 @@ class SweAgentAdapter(TrajectoryAdapter):
         outcome = normal_outcome(info.get("exit_status")) or ("submitted" if submitted else None)
         metadata = {
             "exit_status": info.get("exit_status"),
-            "model_stats": _as_dict(info.get("model_stats")) or info.get("model_stats"),
+            "model_stats": as_dict(info.get("model_stats")) or info.get("model_stats"),
             "environment": traj.environment if isinstance(traj.environment, str) else None,
             "agent_version": info.get("swe_agent_version"),
         }
-        origin = _origin(traj, doc.path or ctx.source_path)
+        found = origin(traj.replay_config, traj.environment, doc.path or ctx.source_path)
+        metadata["repo_source"] = found.pop("repo_source")
+        times = {key: _time(info.get(key), f"info.{key}") for key in ("started_at", "ended_at")}
+        if any(times.values()):
+            metadata["time_source"] = "info"
+        elif (created := config_time(traj.replay_config)) is not None:
+            times["started_at"] = created
+            metadata["time_source"] = "replay_config.created_at"
         session = log.session(
             self.name, outcome=outcome, metadata={k: v for k, v in metadata.items() if v},
-            **origin,
+            **found,
         )
-        times = {key: _time(info.get(key), f"info.{key}") for key in ("started_at", "ended_at")}
         if any(times.values()):
             session = session.model_copy(update={k: v for k, v in times.items() if v})
         return [session]

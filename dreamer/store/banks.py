@@ -7,7 +7,7 @@ rollback is a move back to the previous target.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -31,51 +31,25 @@ class BankStore:
 
     def put(self, bank: Bank) -> str:
         """Store ``bank`` and return its id. Every memory must cite its evidence."""
-        for memory in bank.memories:
-            if not memory.citations:
-                raise BankIntegrityError(
-                    f"memory {memory.id} has no citation; it cannot enter a bank"
-                )
-        ids = [m.id for m in bank.memories]
-        if len(set(ids)) != len(ids):
-            raise BankIntegrityError(f"bank {bank.id} holds the same memory twice")
+        _check(bank)
         with self._sessions.begin() as db:
-            if db.get(BankRow, bank.id) is not None:
-                return bank.id
-            if bank.parent_id is not None and db.get(BankRow, bank.parent_id) is None:
-                raise NotFoundError(
-                    f"parent bank {bank.parent_id} of {bank.id} is not in the store"
-                )
-            db.add(
-                BankRow(
-                    id=bank.id,
-                    repo=bank.repo,
-                    parent_id=bank.parent_id,
-                    origin=bank.origin.model_dump(mode="json"),
-                    created_at=bank.created_at or datetime.now(UTC),
-                    memory_count=len(bank.memories),
-                    active_count=len(bank.active),
-                )
-            )
-            hashes = [_record_hash(m) for m in bank.memories]
-            known = set(
-                db.scalars(select(MemoryRecord.record_hash).where(MemoryRecord.record_hash.in_(hashes)))
-            ) if hashes else set()
-            for memory, record_hash in zip(bank.memories, hashes, strict=True):
-                if record_hash not in known:
-                    db.add(
-                        MemoryRecord(
-                            record_hash=record_hash,
-                            memory_id=memory.id,
-                            body=memory.model_dump(mode="json", exclude={"id"}),
-                        )
-                    )
-                    known.add(record_hash)
-            db.flush()
-            db.add_all(
-                BankMember(bank_id=bank.id, record_hash=h, position=i) for i, h in enumerate(hashes)
-            )
+            _put(db, bank)
         return bank.id
+
+    def put_and_move(
+        self, bank: Bank, alias: str, repo: str | None = None, reason: str = "",
+        actor: str = "", also: Callable[[DbSession], None] | None = None,
+    ) -> AliasMove:
+        """Store ``bank``, point ``alias`` at it and run ``also`` (more rows to record), all in
+        one transaction: a run killed at any moment leaves either none of it or all of it."""
+        _check(bank)
+        with self._sessions.begin() as db:
+            _put(db, bank)
+            db.flush()
+            move = _move(db, alias, bank.id, repo, reason, actor)
+            if also is not None:
+                also(db)
+        return move
 
     def get(self, bank_id: str) -> Bank:
         """A stored bank by full id or unique prefix; its content is checked against its id."""
@@ -127,26 +101,8 @@ class BankStore:
         self, name: str, bank_id: str, repo: str | None = None, reason: str = "", actor: str = ""
     ) -> AliasMove:
         """Point alias ``name`` of ``repo`` at ``bank_id``, recording the move."""
-        key = repo or GLOBAL_REPO
-        now = datetime.now(UTC)
         with self._sessions.begin() as db:
-            target = self._row(db, bank_id).id
-            row = db.get(AliasRow, (key, name), with_for_update=True)
-            previous = row.bank_id if row else None
-            if row is None:
-                db.add(AliasRow(repo=key, name=name, bank_id=target, moved_at=now))
-            else:
-                row.bank_id, row.moved_at = target, now
-            db.add(
-                AliasMoveRow(
-                    repo=key, name=name, from_bank=previous, to_bank=target, at=now,
-                    reason=reason, actor=actor,
-                )
-            )
-        return AliasMove(
-            repo=key, name=name, from_bank=previous, to_bank=target, at=now, reason=reason,
-            actor=actor,
-        )
+            return _move(db, name, bank_id, repo, reason, actor)
 
     def aliases(self, repo: str | None = None) -> list[tuple[str, str, str, datetime]]:
         """(repo, name, bank id, moved at) of every alias, optionally of one repository."""
@@ -196,6 +152,76 @@ class BankStore:
         if len(matches) > 1:
             raise AmbiguousIdError(f"bank id prefix {bank_id!r} matches several banks")
         return matches[0]
+
+
+def _check(bank: Bank) -> None:
+    for memory in bank.memories:
+        if not memory.citations:
+            raise BankIntegrityError(
+                f"memory {memory.id} has no citation; it cannot enter a bank"
+            )
+    ids = [m.id for m in bank.memories]
+    if len(set(ids)) != len(ids):
+        raise BankIntegrityError(f"bank {bank.id} holds the same memory twice")
+
+
+def _put(db: DbSession, bank: Bank) -> None:
+    if db.get(BankRow, bank.id) is not None:
+        return
+    if bank.parent_id is not None and db.get(BankRow, bank.parent_id) is None:
+        raise NotFoundError(f"parent bank {bank.parent_id} of {bank.id} is not in the store")
+    db.add(
+        BankRow(
+            id=bank.id,
+            repo=bank.repo,
+            parent_id=bank.parent_id,
+            origin=bank.origin.model_dump(mode="json"),
+            created_at=bank.created_at or datetime.now(UTC),
+            memory_count=len(bank.memories),
+            active_count=len(bank.active),
+        )
+    )
+    hashes = [_record_hash(m) for m in bank.memories]
+    known = set(
+        db.scalars(select(MemoryRecord.record_hash).where(MemoryRecord.record_hash.in_(hashes)))
+    ) if hashes else set()
+    for memory, record_hash in zip(bank.memories, hashes, strict=True):
+        if record_hash not in known:
+            db.add(
+                MemoryRecord(
+                    record_hash=record_hash,
+                    memory_id=memory.id,
+                    body=memory.model_dump(mode="json", exclude={"id"}),
+                )
+            )
+            known.add(record_hash)
+    db.flush()
+    db.add_all(
+        BankMember(bank_id=bank.id, record_hash=h, position=i) for i, h in enumerate(hashes)
+    )
+
+
+def _move(db: DbSession, name: str, bank_id: str, repo: str | None, reason: str,
+          actor: str) -> AliasMove:
+    key = repo or GLOBAL_REPO
+    now = datetime.now(UTC)
+    target = BankStore._row(db, bank_id).id
+    row = db.get(AliasRow, (key, name), with_for_update=True)
+    previous = row.bank_id if row else None
+    if row is None:
+        db.add(AliasRow(repo=key, name=name, bank_id=target, moved_at=now))
+    else:
+        row.bank_id, row.moved_at = target, now
+    db.add(
+        AliasMoveRow(
+            repo=key, name=name, from_bank=previous, to_bank=target, at=now,
+            reason=reason, actor=actor,
+        )
+    )
+    return AliasMove(
+        repo=key, name=name, from_bank=previous, to_bank=target, at=now, reason=reason,
+        actor=actor,
+    )
 
 
 def _record_hash(memory: Memory) -> str:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import sessionmaker
 
 from dreamer.errors import AmbiguousIdError, EvidenceImmutableError, NotFoundError
 from dreamer.models import Event, EventKind, Session, sha256_bytes
+from dreamer.store import versions
 from dreamer.store.schema import Blob, EventRow, Ingestion, SessionRow
 
 
@@ -42,8 +43,13 @@ class AddResult:
     sha256: str
     status: Literal["ingested", "quarantined", "duplicate"]
     sessions: tuple[str, ...] = ()
+    """The sessions the file added."""
     previous: IngestionRecord | None = None
     """For a duplicate: what happened the first time."""
+    extended: tuple[str, ...] = ()
+    """Stored sessions the file extended (a later version of a live log)."""
+    covered: tuple[str, ...] = ()
+    """Stored sessions that already held every event of the file's session."""
 
 
 class EvidenceStore:
@@ -59,7 +65,8 @@ class EvidenceStore:
     ) -> AddResult:
         """Store ``data`` verbatim with its normalised sessions, all in one transaction.
 
-        A file already in the store (by sha256) is a duplicate: nothing is written.
+        A file already in the store (by sha256) is a duplicate: nothing is written. A session
+        whose native id is stored already extends that session (``dreamer.store.versions``).
         """
         sha = sha256_bytes(data)
         for s in sessions:
@@ -75,11 +82,27 @@ class EvidenceStore:
                 return AddResult(sha, "duplicate", previous=previous)
             db.add(Blob(sha256=sha, size=len(data), content=data, received_at=now))
             db.flush()
+            added: list[str] = []
+            extended: list[str] = []
+            covered: list[str] = []
             for s in sessions:
-                db.add(_session_row(s, now))
-            db.flush()
-            for s in sessions:
-                db.add_all(_event_row(e) for e in s.events)
+                placement, events, row = versions.place(db, s)
+                before = row.event_count if row is not None else 0
+                if placement.kind == "new":
+                    db.add(_session_row(s, now))
+                    db.flush()
+                    added.append(s.id)
+                    version = versions.record_version(db, s.id, sha, s.ordinal, 0, len(events),
+                                                      now)
+                else:
+                    version = versions.record_version(db, placement.session_id, sha, s.ordinal,
+                                                      before, before + len(events), now)
+                    (extended if placement.kind == "extended" else covered).append(
+                        placement.session_id)
+                    if row is not None and events:
+                        versions.extend_row(row, s, len(events), version)
+                db.add_all(_event_row(e) for e in events)
+                db.flush()
             db.add(
                 Ingestion(
                     sha256=sha,
@@ -92,7 +115,8 @@ class EvidenceStore:
                     at=now,
                 )
             )
-        return AddResult(sha, "ingested", sessions=tuple(s.id for s in sessions))
+        return AddResult(sha, "ingested", sessions=tuple(added), extended=tuple(extended),
+                         covered=tuple(covered))
 
     def add_quarantined(
         self, data: bytes, source_path: str, reason: str, location: str | None = None,
@@ -182,6 +206,14 @@ class EvidenceStore:
             )
             return _session(row, tuple(_event(e) for e in events))
 
+    def versions(self, session_id: str) -> list[dict[str, object]]:
+        """The files a session was read from, oldest first: version, sha256, ordinal, and the
+        events each added."""
+        with self._sessions() as db:
+            return [{"version": v.version, "sha256": v.raw_sha256, "ordinal": v.ordinal,
+                     "events_before": v.events_before, "events_after": v.events_after,
+                     "at": _utc(v.at)} for v in versions.versions(db, session_id)]
+
     def count_sessions(self) -> int:
         with self._sessions() as db:
             return int(db.scalar(select(func.count()).select_from(SessionRow)) or 0)
@@ -223,6 +255,9 @@ def _session_row(s: Session, now: datetime) -> SessionRow:
         meta=s.metadata,
         event_count=len(s.events),
         ingested_at=now,
+        native_id=str(s.metadata[versions.NATIVE_ID])[:255]
+        if s.metadata.get(versions.NATIVE_ID) else None,
+        version=1,
     )
 
 
@@ -241,7 +276,8 @@ def _session(row: SessionRow, events: tuple[Event, ...]) -> Session:
         ended_at=_utc(row.ended_at),
         task_id=row.task_id,
         outcome=row.outcome,
-        metadata=dict(row.meta or {}) | {"event_count": row.event_count},
+        metadata=dict(row.meta or {}) | {"event_count": row.event_count,
+                                          "version": row.version or 1},
         events=events,
     )
 

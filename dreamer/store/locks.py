@@ -34,16 +34,28 @@ class LockStore:
         self._sessions = sessions
 
     def acquire(self, name: str, holder: str, ttl: timedelta = timedelta(hours=2)) -> bool:
-        """Take ``name`` for ``holder``; False when another live holder has it."""
+        """Take ``name`` for ``holder``; False when another live holder has it.
+
+        A lock is taken over when it expired, or when its holder was a process of this host
+        that no longer runs (a run killed while holding it: the next run must start clean).
+        """
         now = datetime.now(UTC)
-        try:
-            with self._sessions.begin() as db:
-                # Only an expired lock may be taken over; a live one stays with its holder.
-                db.execute(delete(LockRow).where(LockRow.name == name, LockRow.expires_at < now))
-                db.add(LockRow(name=name, holder=holder, acquired_at=now, expires_at=now + ttl))
-        except IntegrityError:
-            return False
-        return True
+        for _ in range(2):
+            try:
+                with self._sessions.begin() as db:
+                    db.execute(delete(LockRow).where(LockRow.name == name,
+                                                     LockRow.expires_at < now))
+                    db.add(LockRow(name=name, holder=holder, acquired_at=now,
+                                   expires_at=now + ttl))
+            except IntegrityError:
+                held = self.holder(name)
+                if held is None or not _dead_here(held):
+                    return False
+                with self._sessions.begin() as db:  # its holder died: free it, then retry
+                    db.execute(delete(LockRow).where(LockRow.name == name, LockRow.holder == held))
+                continue
+            return True
+        return False
 
     def release(self, name: str, holder: str) -> None:
         with self._sessions.begin() as db:
@@ -67,6 +79,21 @@ class LockStore:
             yield me
         finally:
             self.release(name, me)
+
+
+def _dead_here(holder: str) -> bool:
+    """Whether ``holder`` (``host:pid:nonce``) names a process of this host that has ended."""
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it runs, as another user
+        return False
+    return False
 
 
 def _aware(value: datetime) -> datetime:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -70,6 +71,39 @@ class SessionRow(Base):
     meta: Mapped[dict[str, Any]] = mapped_column("metadata", JSON, default=dict)
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     ingested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    native_id: Mapped[str | None] = mapped_column(String(255), index=True)
+    """The session's own id in its format (``claude-code:<sessionId>``): a later file with the
+    same id is a new version of this session (a live log that grew)."""
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    """How many files have contributed to it; extraction records the version it read."""
+
+
+class SessionVersionRow(Base):
+    """One file that contributed to a session: the first, or a later version that extended it.
+
+    Append-only like the rest of the evidence: the events a version added are appended to the
+    session's events (``events_before`` .. ``events_after``), never rewritten."""
+
+    __tablename__ = "session_versions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    raw_sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"))
+    ordinal: Mapped[int] = mapped_column(Integer)
+    """The session's position in that file."""
+    events_before: Mapped[int] = mapped_column(Integer)
+    events_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WatermarkRow(Base):
+    """How far a pulled source has been read: the newest modification time ingested."""
+
+    __tablename__ = "source_watermarks"
+    source: Mapped[str] = mapped_column(String(512), primary_key=True)
+    mtime_ns: Mapped[int] = mapped_column(BigInteger)
+    files: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class EventRow(Base):

@@ -20,7 +20,6 @@ import pytest
 
 from dreamer.extract import extract
 from dreamer.extract.records import rejections
-from dreamer.extract.secrets import redact
 from dreamer.ingest.driver import ingest_paths
 from dreamer.models import Citation, CitationKind, Memory
 from dreamer.store import Store, open_store
@@ -186,15 +185,17 @@ def test_no_planted_secret_is_stored_anywhere(run: Run) -> None:
         assert not any(secret in text for text in banks), secret
         assert not any(secret in text for text in run.rejection_texts), secret
         assert secret not in run.result_json
-    # The evidence keeps them verbatim, and the redactor would catch each where it was printed.
+    # The verbatim file keeps them, as evidence; the normalised events never hold them.
     for instance, row in run.labels.items():
         if not row["secrets"]:
             continue
         session = run.store.evidence.session(run.session_ids[instance])
-        printed = [e.text for e in session.events if any(s in e.text for s in row["secrets"])]
-        assert printed, instance
-        for text in printed:
-            assert not any(s in redact(text).text for s in row["secrets"]), instance
+        raw = run.store.evidence.raw(session.raw_sha256).decode("utf-8")
+        assert all(s in raw or json.dumps(s)[1:-1] in raw for s in row["secrets"]), instance
+        events = json.dumps([e.model_dump(mode="json") for e in session.events])
+        assert not any(s in events or json.dumps(s)[1:-1] in events
+                       for s in row["secrets"]), instance
+        assert session.metadata.get("redacted"), instance
 
 
 def test_generic_lessons_are_rejected_as_generic_and_never_kept(run: Run) -> None:

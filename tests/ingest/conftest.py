@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -49,3 +52,17 @@ def fixtures() -> Path:
 @pytest.fixture
 def load_doc() -> Callable[[Path], Document]:
     return load
+
+
+@pytest.fixture(scope="session")
+def hostile() -> ModuleType:
+    """``tests/ingest/hostile.py``, the hostile set's generator (a script, not a package)."""
+    if "hostile_set" in sys.modules:  # test_fuzz.py loads it at import, for its strategies
+        return sys.modules["hostile_set"]
+    spec = importlib.util.spec_from_file_location("hostile_set", Path(__file__).with_name(
+        "hostile.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module

@@ -14,7 +14,8 @@ from dreamer.models import EventKind, Session
 def test_real_session(trajectories: Path, parse) -> None:
     path = trajectories / "claude-code" / "fed8ce56-bc79-401f-a83e-af084253362f.jsonl"
     (session,) = parse(path, "claude-code")
-    assert session.source_format == "claude-code" and session.repo == "ai-music"
+    assert session.source_format == "claude-code"
+    assert session.metadata["cwd"] == "/Users/chip/dev/ai-music"
     assert session.metadata["session_id"] == "fed8ce56-bc79-401f-a83e-af084253362f"
     assert session.metadata["summaries"] == ["AI Music Generation: Diverse Embedding Mapping"]
     assert session.started_at is not None and session.started_at.tzinfo is not None
@@ -41,7 +42,7 @@ def test_two_sessions_tree_order_and_unknown_records(fixtures: Path, parse) -> N
     first, second = parse(fixtures / "claude-code" / "two_sessions.jsonl", "claude-code")
     assert [s.id for s in (first, second)] == [Session.make_id(first.raw_sha256, n) for n in (0, 1)]
     assert (first.branch, second.branch) == ("fix-divide", "main")
-    assert first.repo == "proj"
+    assert first.metadata["cwd"].endswith("/proj")
     # A tool result written before its tool call still follows it.
     kinds = [e.kind.value for e in first.events]
     assert kinds[:4] == ["message", "message", "command", "test_result"]
@@ -79,3 +80,15 @@ def test_faults(tmp_path: Path, parse) -> None:
     path.write_text(json.dumps({"type": "summary", "summary": "s", "leafUuid": "x"}) + "\n")
     with pytest.raises(IngestError, match="no user or assistant records"):
         parse(path, "claude-code")
+
+
+def test_real_session_repository_comes_from_git_remote(trajectories: Path) -> None:
+    """The driver completes what the adapter leaves: the session ran `git remote -v`, which
+    names the repository in full; the working directory only gives its last part."""
+    from dreamer.ingest import Defaults, parse_file
+
+    path = trajectories / "claude-code" / "fed8ce56-bc79-401f-a83e-af084253362f.jsonl"
+    _, (session,) = parse_file(path.read_bytes(), str(path), Defaults())
+    assert session.repo == "chiphuyen/ai-music"
+    assert session.metadata["repo_source"] == "git-remote"
+    assert "warnings" not in session.metadata

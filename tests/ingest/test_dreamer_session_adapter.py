@@ -17,13 +17,13 @@ COMMAND = {"type": "event", "kind": "command", "text": "pytest", "data": {"comma
 
 def test_fixture_with_two_sessions(fixtures: Path, parse) -> None:
     first, second = parse(fixtures / "dreamer" / "two_sessions.jsonl", "dreamer",
-                          repo="ignored/by-the-file", branch="dev")
+                          repo="acme/named", branch="dev")
     assert (first.repo, first.branch, first.task_id, first.outcome) == (
-        "owner/proj", "main", "PROJ-7", "resolved")
+        "acme/named", "main", "PROJ-7", "resolved")
     assert first.commit_start == "0123456789abcdef0123456789abcdef01234567"
     assert first.started_at == datetime(2025, 5, 1, 6, 0, tzinfo=UTC)  # +02:00 made UTC
     assert first.ended_at == datetime(2025, 5, 1, 6, 30, tzinfo=UTC)  # from the last event
-    assert first.metadata == {"agent": "in-house-bot"}
+    assert first.metadata == {"agent": "in-house-bot", "repo_source": "--repo"}
     assert [e.kind.value for e in first.events] == [
         "message", "command", "test_result", "edit", "review", "submission"]
     result = first.events[2]

@@ -68,15 +68,18 @@ def test_second_run_is_all_duplicates(store: Store, mixed_folder: Path) -> None:
     assert (len(again.ingested), len(again.duplicates), len(again.quarantined)) == (0, 6, 0)
 
 
-def test_unknown_shape_and_oversize_are_quarantined(store: Store, tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_shape_is_quarantined_and_oversize_skipped_unread(
+        store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "shape.json").write_text(json.dumps({"hello": "world"}))
     (tmp_path / "big.jsonl").write_text(generic_session("T-9") * 50)
     monkeypatch.setenv("DREAMER_INGEST_MAX_BYTES", "1000")
     report = ingest_paths(store, [tmp_path / "shape.json", tmp_path / "big.jsonl"])
     reasons = {Path(q["path"]).name: q["reason"] for q in report.quarantined}
     assert reasons["shape.json"].startswith("unrecognised trajectory format")
-    assert "over the 1000-byte limit" in reasons["big.jsonl"]
+    (skipped,) = report.skipped
+    assert Path(str(skipped["path"])).name == "big.jsonl"
+    assert "over the 1000-byte limit" in str(skipped["reason"])
+    assert len(store.evidence.ingestions()) == 1  # the big file was never read nor stored
 
 
 def test_bad_record_names_its_line(store: Store, tmp_path: Path) -> None:

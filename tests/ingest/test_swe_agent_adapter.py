@@ -64,9 +64,12 @@ def test_other_real_trajectories(trajectories: Path, parse) -> None:
 
 
 def test_v1_fixture_with_failing_then_passing_tests(fixtures: Path, parse) -> None:
-    (session,) = parse(fixtures / "swe-agent" / "owner__proj-42.traj", "swe-agent",
-                             repo="ignored/when-the-file-says")
+    (session,) = parse(fixtures / "swe-agent" / "owner__proj-42.traj", "swe-agent")
     assert session.repo == "owner/proj"
+    (named,) = parse(fixtures / "swe-agent" / "owner__proj-42.traj", "swe-agent",
+                     repo="acme/named-on-the-command-line")
+    assert named.repo == "acme/named-on-the-command-line"  # --repo wins over the file
+    assert named.metadata["repo_source"] == "--repo"
     assert session.commit_start == "0123456789abcdef0123456789abcdef01234567"
     assert session.task_id == "owner__proj-42"
     assert session.events[0].text.endswith("divide(7, 2) returns 3 instead of 3.5.")

@@ -49,3 +49,21 @@ def test_hold_raises_naming_the_holder(store: Store) -> None:
             with store.locks.hold("promote:r"):
                 pass
     assert store.locks.holder("promote:r") is None
+
+
+def test_a_lock_whose_holder_died_is_taken_over(store: Store) -> None:
+    """A run killed while holding a lock must not block the next run for the lock's lifetime;
+    a holder on another host, or alive here, keeps it."""
+    import os
+    import socket
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    here = socket.gethostname()
+    assert store.locks.acquire("promote:acme/shop", f"{here}:{gone.pid}:deadbeef")
+    assert store.locks.acquire("promote:acme/shop", f"{here}:{os.getpid()}:next")
+    assert store.locks.holder("promote:acme/shop") == f"{here}:{os.getpid()}:next"
+    assert not store.locks.acquire("promote:acme/shop", f"{here}:{os.getpid()}:third")
+    assert store.locks.acquire("promote:acme/elsewhere", f"other-host:{gone.pid}:x")
+    assert not store.locks.acquire("promote:acme/elsewhere", f"{here}:{os.getpid()}:y")
