@@ -32,6 +32,12 @@ class NightlyConfig(BaseModel):
     """Trajectory files or folders to ingest (relative paths: from the project root), or an
     agent's standard place (``claude-code``, ``openhands``, ``swe-agent``); each is pulled from
     its watermark, so only what changed since the last run is read."""
+    source_repo: str | None = None
+    """The repository of every ingested session, for formats that do not record it (Claude
+    Code records only a working directory)."""
+    manifest: str | None = None
+    """A sessions manifest (JSONL: ``file``, ``started_at``, ``ended_at``, ``repo``) for formats
+    that record no time, such as a corpus's ``sessions.jsonl``."""
     repo_roots: tuple[str, ...] = ()
     """Folders of local git repositories (or bundles) from which cited lines are hashed."""
     repos: tuple[str, ...] = ()
@@ -70,9 +76,12 @@ def ingest_sources(store: Store, config: NightlyConfig) -> dict[str, Any]:
     """Pull the configured sources (what changed since each one's watermark); returns the
     ingest summary. A file that cannot be read or stored is quarantined or skipped, with its
     reason, and the run goes on."""
+    from dreamer.ingest.driver import Defaults, read_manifest
     from dreamer.ingest.pull import pull
 
-    pulled = pull(store, list(config.sources), base=PROJECT_ROOT)
+    rows = read_manifest(project_path(config.manifest)) if config.manifest else {}
+    defaults = Defaults(repo=config.source_repo, manifest=rows)
+    pulled = pull(store, list(config.sources), defaults, base=PROJECT_ROOT)
     report = pulled.report
     return {"ingested": len(report.ingested), "duplicates": len(report.duplicates),
             "quarantined": len(report.quarantined), "skipped": len(report.skipped),

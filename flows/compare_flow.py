@@ -15,7 +15,14 @@ from prefect.cache_policies import NONE as NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from dreamer import settings
-from dreamer.loop import dream_union, heldout_tasks, load_nightly, project_path
+from dreamer.loop import (
+    dream_union,
+    extract_new,
+    heldout_tasks,
+    ingest_sources,
+    load_nightly,
+    project_path,
+)
 from dreamer.sources import SourceTimes
 from dreamer.store import open_store
 from evals.compare import comparison_table, log_comparison, plot_comparison
@@ -50,6 +57,14 @@ def evaluate_strategy(config_ref: str, strategy: str, agents: tuple[str, ...],
     return out
 
 
+@task(cache_policy=NO_CACHE)
+def take_in(config_ref: str) -> dict[str, Any]:
+    """Ingest the configuration's sources and extract what is new."""
+    config = load_nightly(config_ref)
+    store = open_store()
+    return {"ingested": ingest_sources(store, config), "extracted": extract_new(store, config)}
+
+
 @flow(name="compare-strategies", log_prints=True,
       task_runner=ThreadPoolTaskRunner(max_workers=2))  # type: ignore[arg-type]
 def compare_strategies(
@@ -57,7 +72,9 @@ def compare_strategies(
     lm: str | None = None, agents: list[str] | None = None,
 ) -> dict[str, Any]:
     """Run every strategy at every budget on the configuration's held-out tasks, with each
-    agent (default: the configuration's agent and ``embedding``, the two offline agents)."""
+    agent (default: the configuration's agent and ``embedding``, the two offline agents). The
+    configuration's sources are ingested and extracted first (a no-op when nothing is new)."""
+    take_in(config_ref)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     run_dir = settings.home() / "runs" / f"compare-{stamp}-{os.getpid()}"
     chosen = tuple(dict.fromkeys(agents or [load_nightly(config_ref).agent, "embedding"]))

@@ -25,6 +25,9 @@ def register(app: typer.Typer) -> None:
         commit: Annotated[str | None, typer.Option(help="Commit, where a file does not say.")] = None,
         task: Annotated[str | None, typer.Option(help="Task or issue id, where a file does not say.")] = None,
         fmt: Annotated[str, typer.Option("--format", help="auto, or an adapter name.")] = "auto",
+        manifest: Annotated[Path | None, typer.Option(
+            help="A sessions manifest (JSONL: file, started_at, ended_at, repo) for formats "
+                 "that record no time or repository, such as a corpus's sessions.jsonl.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
         """Ingest trajectories into the append-only evidence store.
@@ -40,9 +43,17 @@ def register(app: typer.Typer) -> None:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             fail(f"no such file or folder: {', '.join(missing)}", code=2)
+        from dreamer.errors import IngestError
+        from dreamer.ingest.driver import read_manifest
+
+        try:
+            rows = read_manifest(manifest) if manifest else {}
+        except IngestError as exc:
+            fail(str(exc), code=2)
         store = store_or_exit()
         report = ingest_paths(
-            store, paths, Defaults(repo, branch, commit, task), fmt, progress=None if as_json else _progress
+            store, paths, Defaults(repo, branch, commit, task, manifest=rows), fmt,
+            progress=None if as_json else _progress,
         )
         if as_json:
             print_json(report.summary())

@@ -8,16 +8,18 @@ file, verbatim, with the reason and where in the file it is. The rest of the bat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from dreamer.errors import IngestError
 from dreamer.ingest import files
 from dreamer.ingest.base import ADAPTERS, Document, IngestContext, TrajectoryAdapter
+from dreamer.ingest.building import to_utc
 from dreamer.ingest.decoding import decode
 from dreamer.ingest.files import collect, shown_path
 from dreamer.ingest.limits import Limits
@@ -39,6 +41,9 @@ class Defaults:
     branch: str | None = None
     commit: str | None = None
     task_id: str | None = None
+    manifest: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Per file (its resolved path): ``started_at``, ``ended_at``, ``repo`` for formats that do
+    not record them (``read_manifest``); used where the file itself does not say."""
 
 
 @dataclass
@@ -90,9 +95,55 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
     return scores[0][2]
 
 
+def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
+    """A sessions manifest (JSONL: ``file`` relative to the manifest's folder, and any of
+    ``started_at``, ``ended_at``, ``repo``), as ``Defaults.manifest`` takes it; a corpus's
+    ``sessions.jsonl`` is one."""
+    import json
+
+    rows: dict[str, dict[str, Any]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise IngestError(f"cannot read the manifest {path}: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise IngestError(f"{path}: line {number} is not JSON ({exc})", f"line {number}") \
+                from exc
+        if not isinstance(row, dict) or not isinstance(row.get("file"), str):
+            raise IngestError(f"{path}: line {number} has no \"file\"", f"line {number}")
+        rows[str((path.parent / row["file"]).resolve())] = row
+    return rows
+
+
+def _from_manifest(session: Session, row: Mapping[str, Any] | None) -> Session:
+    """``session`` with the manifest's time and repository where the file gave none."""
+    if not row:
+        return session
+    update: dict[str, Any] = {}
+    metadata = dict(session.metadata)
+    if session.started_at is None and session.ended_at is None:
+        for key in ("started_at", "ended_at"):
+            if row.get(key):
+                update[key] = to_utc(str(row[key]))
+        if update:
+            metadata["time_source"] = "manifest"
+    if session.repo is None and isinstance(row.get("repo"), str):
+        update["repo"] = row["repo"]
+        metadata["repo_source"] = "manifest"
+    if not update:
+        return session
+    return session.model_copy(update=update | {"metadata": metadata})
+
+
 def parse_file(
     data: bytes, path: str, defaults: Defaults, fmt: str = "auto",
     mtime: datetime | None = None, limits: Limits | None = None, session_id: str | None = None,
+    resolved: str | None = None,
 ) -> tuple[str, list[Session]]:
     """Decode and parse one file into sessions ready for the store: (format name, sessions),
     or raise IngestError.
@@ -131,7 +182,8 @@ def parse_file(
     if session_id:
         sessions = [s if s.metadata.get("session_id") else s.model_copy(
             update={"metadata": {**s.metadata, "session_id": session_id}}) for s in sessions]
-    return adapter.name, [_finish(s, limits, mtime) for s in sessions]
+    row = defaults.manifest.get(resolved or path) if defaults.manifest else None
+    return adapter.name, [_finish(_from_manifest(s, row), limits, mtime) for s in sessions]
 
 
 def _finish(session: Session, limits: Limits, mtime: datetime | None) -> Session:
@@ -186,7 +238,7 @@ def ingest_file(
     data = read.data
     try:
         _store_file(store, data, name, defaults, fmt, read.mtime, limits, report,
-                    path.parent.name if folder else None)
+                    path.parent.name if folder else None, str(path.resolve()))
     except IngestError as exc:
         _quarantine(store, data, name, exc.reason, exc.where, report)
     except Exception as exc:  # the store refused a value: keep the file, say what refused it
@@ -196,14 +248,15 @@ def ingest_file(
 
 def _store_file(store: Store, data: bytes, name: str, defaults: Defaults, fmt: str,
                 mtime: datetime, limits: Limits, report: IngestReport,
-                session_id: str | None = None) -> None:
+                session_id: str | None = None, resolved: str | None = None) -> None:
     previous = store.evidence.ingestion(sha256_bytes(data))
     if previous is not None:
         report.duplicates.append(
             {"path": name, "sha256": previous.sha256, "status": previous.status}
         )
         return
-    source_format, sessions = parse_file(data, name, defaults, fmt, mtime, limits, session_id)
+    source_format, sessions = parse_file(data, name, defaults, fmt, mtime, limits, session_id,
+                                         resolved)
     result = store.evidence.add_ingested(data, name, source_format, sessions)
     if result.status == "duplicate":  # another process stored it since we looked
         report.duplicates.append({"path": name, "sha256": result.sha256, "status": "ingested"})
