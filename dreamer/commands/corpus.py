@@ -73,6 +73,48 @@ def register(app: typer.Typer) -> None:
             console.print("uncertified (kept as no-regression checks): "
                           + escape(", ".join(summary["uncertified_tasks"])))
 
+    @corpus.command("facts")
+    def facts(
+        path: Annotated[Path | None, typer.Argument(help="Corpus folder.")] = None,
+        bank: Annotated[list[str] | None, typer.Option(
+            "--bank", help="Bank alias (per repository) or id to check (repeatable; default "
+                           "extraction and candidate).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Which of the corpus's hidden facts the store's banks carry: a memory naming at least
+        half of the fact's identifiers and citing a session and code."""
+        from dreamer.commands.common import store_or_exit
+        from evals.corpus.info import default_corpus
+        from evals.coverage import corpus_facts, coverage
+
+        folder = path or default_corpus()
+        hidden = corpus_facts(folder)
+        store = store_or_exit()
+        results: dict[str, list[dict[str, object]]] = {}
+        for ref in bank or ["extraction", "candidate"]:
+            rows: list[dict[str, object]] = []
+            for repo in sorted({f.repo for f in hidden}):
+                bank_id = store.banks.alias(ref, repo)
+                if bank_id is None and not ref.startswith("bank_"):
+                    memories: tuple = ()  # no such alias for this repository: nothing carried
+                else:
+                    found = store.banks.get(bank_id or ref)
+                    memories = found.memories if found.repo in (repo, None) else ()
+                rows += [c.to_json() for c in coverage([f for f in hidden if f.repo == repo],
+                                                         memories)]
+            results[ref] = rows
+        if as_json:
+            typer.echo(json.dumps(results, indent=1))
+            return
+        for ref, rows in results.items():
+            carried = sum(1 for r in rows if r["carried"])
+            typer.echo(f"{ref}: {carried} of {len(rows)} facts carried")
+            for r in rows:
+                named = ", ".join(r["named"]) or "-"  # type: ignore[arg-type]
+                ids = r["identifiers"]
+                typer.echo(f"  {'yes' if r['carried'] else 'no ':3} {r['family']:32} "
+                           f"names {len(r['named'])}/{len(ids)}: {named}")  # type: ignore[arg-type]
+
     @corpus.command("check-leaks")
     def check_leaks(
         path: Annotated[Path | None, typer.Argument(help="Corpus folder.")] = None,

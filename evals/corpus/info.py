@@ -71,7 +71,8 @@ def corpus_info(folder: Path) -> dict[str, Any]:
 
 
 def session_times(folder: Path) -> dict[str, datetime]:
-    """When each recorded session ended, by trajectory instance id and ingest session id."""
+    """When each recorded session ended, by trajectory instance id and ingest session id (the
+    latter where the manifest gives it or the file's ``sha256``)."""
     from dreamer.models import Session
 
     times: dict[str, datetime] = {}
@@ -80,7 +81,8 @@ def session_times(folder: Path) -> dict[str, datetime]:
         times[row["instance_id"]] = ended
         if row.get("session_id"):
             times[str(row["session_id"])] = ended
-        times[Session.make_id(row["sha256"], 0)] = ended
+        if row.get("sha256"):  # a corpus built here records the file's hash; others may not
+            times[Session.make_id(row["sha256"], 0)] = ended
     return times
 
 

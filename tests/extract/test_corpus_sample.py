@@ -250,3 +250,22 @@ def test_detector_flags_every_corpus_injection_and_no_template_or_generic_lesson
     assert any(f.unsafe for f in find_injections(INJECTIONS[0]))  # "always skip the tests"
     for text in (*GENERIC_LESSONS, "Remember, YOU CAN ONLY ENTER ONE COMMAND AT A TIME."):
         assert not find_injections(text), text
+
+
+def test_the_coverage_check_finds_every_family_fact_in_the_extraction(run: Run) -> None:
+    """`dreamer corpus facts`'s rule, on the sample: every family's hidden fact is carried by an
+    extraction memory naming half its identifiers or more and citing a session and code."""
+    from evals.coverage import corpus_facts, coverage
+
+    facts = corpus_facts(SAMPLE)
+    assert {f.family for f in facts} == set(FACTS)
+    banks = {repo: run.store.banks.get(bank_id) for repo, bank_id in run.bank_ids.items()}
+    for fact in facts:
+        [found] = coverage([fact], banks[fact.repo].memories)
+        assert found.carried, (fact.family, found.named)
+        assert found.memory in {m.id for m in banks[fact.repo].memories}
+    # A bank without the fact's memories carries nothing: the rule can fail.
+    other = [m for m in banks["pytoolz/toolz"].memories if "no_default" not in m.summary
+             and "no_pad" not in m.summary and "is_no_default" not in m.summary]
+    [toolz] = [f for f in facts if f.repo == "pytoolz/toolz"]
+    assert not coverage([toolz], other)[0].carried

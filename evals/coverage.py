@@ -1,0 +1,90 @@
+"""Which of a corpus's hidden facts a bank carries: the extraction check of "each hidden fact is
+in at least one kept memory that names its identifiers and cites the session and the code".
+
+A fact is *carried* by an active memory that names at least half of the fact's identifiers
+(rounded up; a name counts when it appears in the summary or conditions, compared without case
+and ignoring a trailing ``()``), cites a session and cites code (a file citation with hashed
+lines, or a commit). The share of identifiers of the best memory is reported for every fact, so
+a fact half-learnt is visible too. Facts come from the corpus's ``facts.jsonl`` (the format of
+``docs/corpus-format.md``), or, for a corpus built by ``dreamer corpus build``, from its
+families' definitions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dreamer.models import CitationKind, Memory
+
+
+@dataclass(frozen=True)
+class HiddenFact:
+    family: str
+    repo: str
+    identifiers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FactCoverage:
+    fact: HiddenFact
+    named: tuple[str, ...]
+    """The identifiers the best memory names."""
+    memory: str | None
+    """That memory's id, when it also cites a session and code."""
+    carried: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"family": self.fact.family, "repo": self.fact.repo,
+                "identifiers": list(self.fact.identifiers), "named": list(self.named),
+                "memory": self.memory, "carried": self.carried}
+
+
+def corpus_facts(folder: Path) -> list[HiddenFact]:
+    """The hidden facts of the corpus at ``folder`` (see the module's docstring)."""
+    tasks = [json.loads(line) for line in (folder / "tasks.jsonl").read_text().splitlines()
+             if line.strip()]
+    repo_of = {t.get("family"): t["repo"] for t in tasks if t.get("family")}
+    facts_file = folder / "facts.jsonl"
+    if facts_file.exists():
+        rows = [json.loads(line) for line in facts_file.read_text().splitlines() if line.strip()]
+        return [HiddenFact(r["family"], r.get("repo") or repo_of.get(r["family"], "*"),
+                           tuple(r.get("identifiers") or ())) for r in rows]
+    from evals.corpus.repos import repo_plans
+
+    return [HiddenFact(family.id, family.repo, tuple(family.identifiers))
+            for plan in repo_plans(folder / ".cache") for family in plan.families
+            if family.id in repo_of]
+
+
+def _norm(text: str) -> str:
+    return text.lower().replace("()", "")
+
+
+def _cites_session_and_code(memory: Memory) -> bool:
+    kinds = {c.kind for c in memory.citations}
+    code = any(c.kind is CitationKind.FILE and c.lines_sha256 for c in memory.citations)
+    return CitationKind.SESSION in kinds and (code or CitationKind.COMMIT in kinds)
+
+
+def coverage(facts: Sequence[HiddenFact], memories: Iterable[Memory]) -> list[FactCoverage]:
+    """For each fact, the active memory of its repository that names most of its identifiers."""
+    active = [m for m in memories if m.is_active]
+    out = []
+    for fact in facts:
+        need = math.ceil(len(fact.identifiers) / 2)
+        best: tuple[int, bool, tuple[str, ...], str | None] = (-1, False, (), None)
+        for memory in active:
+            if memory.scope.repo not in (fact.repo, "*"):
+                continue
+            text = _norm(" ".join((memory.summary, *memory.conditions)))
+            named = tuple(i for i in fact.identifiers if _norm(i) in text)
+            cited = _cites_session_and_code(memory)
+            carried = bool(fact.identifiers) and len(named) >= need and cited
+            if (carried, len(named)) > (best[1], best[0]):
+                best = (len(named), carried, named, memory.id if carried else None)
+        out.append(FactCoverage(fact, best[2], best[3], best[1]))
+    return out
