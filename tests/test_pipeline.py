@@ -235,3 +235,6 @@ def test_ablate_without_a_bank_dreams_every_repository_of_the_suite() -> None:
     assert row["active_memories"]["before"] == len(planted.extraction_bank().memories)
     out = CliRunner().invoke(app, ["ablate"])
     assert out.exit_code == 2 and "--suite" in out.output
+    sample = Path(__file__).resolve().parents[1] / "datasets" / "sample"
+    out = CliRunner().invoke(app, ["ablate", "--suite", str(sample), "--repo", "acme/nowhere"])
+    assert out.exit_code == 2 and "has no task of acme/nowhere" in out.output

@@ -86,7 +86,9 @@ def register(app: typer.Typer) -> None:
         setting: Annotated[list[str] | None, _SET] = None,
         agent: Annotated[str, typer.Option(help="The harness's agent.")] = "selector",
         lm: Annotated[str | None, typer.Option("--lm", help="litellm model (stages).")] = None,
-        repo: Annotated[str | None, typer.Option(help="Repository of the bank alias.")] = None,
+        repo: Annotated[str | None, typer.Option(
+            help="Repository of the bank alias; with --suite, only this repository's tasks "
+                 "are evaluated.")] = None,
         timeout: Annotated[float, typer.Option(help="Seconds per test run.")] = 300.0,
         permutations: Annotated[int, typer.Option(
             help="Relabellings of candidate ids per attempt (K).")] = 3,
@@ -101,6 +103,10 @@ def register(app: typer.Typer) -> None:
         store = store_or_exit()
         rows = []
         tasks = _tasks(suite) if suite else None
+        if tasks is not None and repo:
+            tasks = [t for t in tasks if t.repo == repo]
+            if not tasks:
+                fail(f"{suite} has no task of {repo}", code=2)
         grades: dict[str, Any] = {}
         if bank is None and not tasks:
             fail("give --bank, or --suite to dream its repositories' extraction banks", code=2)
