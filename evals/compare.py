@@ -68,7 +68,8 @@ def comparison_table(results: Mapping[str, SuiteResult]) -> pd.DataFrame:
 
 def display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """The table as a terminal shows it: success and lift per budget, the lift's 95% interval
-    and p-value in the same cell."""
+    and p-value in the same cell; "no placebo" where none could be drawn (the pack is the whole
+    visible bank and the suite has a single repository)."""
     budgets = [c.split("@", 1)[1] for c in table.columns if c.startswith("success@")]
     header = ["strategy", "agent", "tokens", *(f"@{b}" for b in budgets),
               *(f"lift@{b}" for b in budgets if f"lift@{b}" in table.columns), "area", "leaks"]
@@ -80,7 +81,10 @@ def display_rows(table: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             if f"lift@{b}" not in table.columns:
                 continue
             lift = row[f"lift@{b}"]
-            cells.append("" if pd.isna(lift) else
+            bank_row = not str(row["strategy"]).startswith("(")
+            # No placebo at a budget where the pack is the whole visible bank and no other
+            # repository's memories exist: shuffling the bank would hand out the same pack.
+            cells.append(("no placebo" if bank_row else "") if pd.isna(lift) else
                          f"{lift:+.2f} [{row[f'lift_low@{b}']:+.2f},{row[f'lift_high@{b}']:+.2f}]"
                          f" p={row[f'lift_p@{b}']:.2g}")
         leaks = row.get("leaks")
