@@ -118,8 +118,12 @@ def _variant(index: int, site: tuple[str, str, str, str, str]) -> Variant:
             return tuple({path: form} for form in (text, *_guarded(text, func, arg)))
 
         gold = writings(FULFIL_IMPORT + RESERVE_IMPORT, RESERVE_CALL + FULFIL_CALL)
-        fulfil, reserve = writings(FULFIL_IMPORT, FULFIL_CALL), writings(RESERVE_IMPORT,
-                                                                          RESERVE_CALL)
+        # Each decoy may import its module too, so that the style tells nothing either.
+        fulfil = (*writings(FULFIL_IMPORT, FULFIL_CALL),
+                  *writings("from shop import fulfilment\n", MODULE_CALLS.split("\n", 1)[1]))
+        reserve = (*writings(RESERVE_IMPORT, RESERVE_CALL),
+                   *writings("from shop import inventory\n",
+                             MODULE_CALLS.split("\n", 1)[0] + "\n"))
         return Rendered(
             site={path: MODULE.format(imports="", tail="", **fill),
                   test_path: VISIBLE_TEST.format(**fill)},
