@@ -6,10 +6,13 @@ that are neither blank nor comments), so neither comments nor docstrings can mov
 naturally instead: a family's gold and each of its decoys come in several *writings*
 (``Rendered.gold_forms``, ``Decoy.forms``), real code that an engineer might equally write: a
 guard clause, a local variable naming an expression, a named constant with a check, the
-``else:`` branch kept or dropped. A writing never changes what the candidate does to the graded
-tests (the build's test runs validate each chosen writing like any other candidate), and it
-adds no evidence term that only it holds (its names are already in every candidate's changed
-lines, or are Python keywords and builtins, which ``evals.agents.evidence.terms`` drops).
+fix written in the other fix's shape. A writing never changes what the candidate does to the
+graded tests (the build's test runs validate each chosen writing like any other candidate), and
+it adds no evidence term of any family's memories (a decoy's writing none that the gold's
+writings lack; ``tests/corpus/test_corpus_families.py`` checks it): its names are already on
+every candidate's changed lines, or are the function's own arguments and locals named in no
+memory, Python keywords and builtins (which ``evals.agents.evidence.terms`` drops), so that no
+memory, oracle or placebo, prefers a writing to another.
 
 ``RankDealer`` picks one writing per candidate for each evaluation task of a family, so that the
 candidates' code sizes are pairwise distinct (a size tie makes the controls abstain) and the
