@@ -12,8 +12,9 @@ Each task runs under ``permutations`` relabellings of its candidate ids in these
   judged per *family* (``family_controls``), not per task. Their success on one task is 0 or 1
   by construction; excluding the tasks where, say, the gold is the largest would leave a suite in
   which the gold is never the largest, a size signal of its own. The builder spreads the gold's
-  size rank evenly over a family instead (``evals.corpus.sizes``), and the family figures show
-  each control within chance.
+  code-size rank evenly over a family instead (``evals.corpus.sizes``), and the family figures
+  show each control within chance; ``smallest`` and ``largest`` within chance plus or minus one
+  task's worth (``size_neutral``).
 
 A task failing a per-task rule is kept as a no-regression check, ``certified=False``. Attempts of
 one task run in one worker with one grade cache: a patch is tested once however many arms choose
@@ -151,11 +152,19 @@ def certify(tasks: Sequence[Task], pool: Sequence[Memory], run_dir: Path, *, see
             for task, attempts in zip(tasks, results, strict=True)}
 
 
+SIZE_CONTROLS = ("smallest", "largest")
+
+
 def family_controls(tasks: Sequence[Task],
                     certificates: dict[str, Certificate]) -> dict[str, dict[str, Any]]:
     """Per family: each control's success over its tasks with a Wilson 95% interval, chance
     (mean 1/k), and whether the control stays within chance (its interval covers chance or lies
-    below it)."""
+    below it).
+
+    The size controls are held to more: each must be within ``tolerance`` of chance, one task's
+    worth (1/n for n tasks; the closest a family of n tasks can come when its gold's size rank is
+    dealt evenly, ``evals.corpus.sizes``), above *or below*: a gold that is never the largest is
+    a signal too (drop the largest). ``size_neutral`` says both are."""
     out: dict[str, dict[str, Any]] = {}
     families = sorted({t.family or "-" for t in tasks})
     for family in families:
@@ -163,7 +172,9 @@ def family_controls(tasks: Sequence[Task],
         if not mine:
             continue
         chance = sum(1 / max(1, len(t.candidates)) for t in mine) / len(mine)
-        row: dict[str, Any] = {"tasks": len(mine), "chance": round(chance, 4)}
+        tolerance = 1 / len(mine)
+        row: dict[str, Any] = {"tasks": len(mine), "chance": round(chance, 4),
+                               "tolerance": round(tolerance, 4)}
         for arm in ("smallest", "largest", "random", "no_memory", "oracle", "oracle-embedding"):
             runs = [a for t in mine for a in certificates[t.instance_id].attempts if a.arm == arm]
             if not runs:
@@ -173,5 +184,9 @@ def family_controls(tasks: Sequence[Task],
             row[arm] = {"rate": round(share, 4), "low": round(interval.low, 4),
                         "high": round(interval.high, 4),
                         "within_chance": interval.low <= chance}
+            if arm in SIZE_CONTROLS:
+                row[arm]["within_tolerance"] = abs(share - chance) <= tolerance + 1e-9
+        if all(arm in row for arm in SIZE_CONTROLS):
+            row["size_neutral"] = all(row[arm]["within_tolerance"] for arm in SIZE_CONTROLS)
         out[family] = row
     return out

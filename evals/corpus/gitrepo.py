@@ -129,18 +129,6 @@ class GitRepo:
         git(self.path, "bundle", "create", "-q", str(target.resolve()), "--all")
         return target
 
-
-def changed_lines(patch: str) -> int:
-    """Added plus removed lines of a unified diff (what the ``none`` agent minimises)."""
-    count = 0
-    for line in patch.splitlines():
-        if line.startswith(("+++", "---")):
-            continue
-        if line.startswith(("+", "-")):
-            count += 1
-    return count
-
-
 def added_lines(patch: str) -> list[str]:
     """The text of a diff's added lines, without the leading ``+``."""
     return [line[1:] for line in patch.splitlines()

@@ -21,11 +21,16 @@ MemoryKind = Literal["domain", "failure", "procedural"]
 
 @dataclass(frozen=True)
 class Decoy:
-    """A plausible wrong fix, failing a hidden-behaviour test (the builder pads candidates so
-    that size tells nothing: ``evals.corpus.sizes``)."""
+    """A plausible wrong fix, failing a hidden-behaviour test."""
 
     description: str
     changes: FileChanges
+    forms: tuple[FileChanges, ...] = ()
+    """Other writings of the same fix, of other code sizes (``evals.corpus.sizes``)."""
+
+    @property
+    def writings(self) -> tuple[FileChanges, ...]:
+        return (self.changes, *self.forms)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,9 @@ class Rendered:
     fix_command: tuple[str, str] | None = None
     """A command the fixing session runs, and its output, when the fix is generated (a
     ``make`` target refreshing a generated file) rather than typed."""
+    gold_forms: tuple[FileChanges, ...] = ()
+    """Other writings of the gold, of other code sizes, that an evaluation task may carry
+    instead (``evals.corpus.sizes``); history tasks merge ``gold``."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from evals.corpus.gitrepo import GitRepo
-from evals.corpus.sizes import balance, target_ranks
+from evals.corpus.sizes import RankDealer
 from evals.corpus.spec import Chore, EvidenceKind, Family, Rendered, RepoPlan, Variant
 
 QA_AUTHOR = "QA Bot <qa@acme.example>"
@@ -87,6 +87,7 @@ class TimelineBuilder:
         self.items: list[WorkItem] = []
         self.commits: list[tuple[str, datetime, str]] = []
         self.moves: dict[str, str] = {}
+        self.dealers: dict[str, RankDealer] = {}
 
     def _tick(self, hours: float) -> datetime:
         self.now += timedelta(hours=hours)
@@ -142,12 +143,13 @@ class TimelineBuilder:
             test_patch = self.repo.patch(base, rendered.hidden_tests)
         gold, decoys = rendered.gold, tuple(d.changes for d in rendered.decoys)
         if not history:
-            # Size carries no signal: pad so the gold's size rank is this task's target.
+            # Size carries no signal: writings spread the gold's code-size rank over the family.
             k = 1 + len(decoys)
-            ranks = target_ranks(len(family.variants) - family.history, k, family.id)
-            gold, decoys = balance(gold, decoys, ranks[step - family.history],
-                                   lambda changes: self.repo.patch(base, changes),
-                                   seed=f"{family.id}:{variant.key}")
+            dealer = self.dealers.setdefault(f"{family.id}/{k}", RankDealer(family.id, k,
+                                                                            family.id))
+            gold, decoys = dealer.deal(
+                [(gold, *rendered.gold_forms), *(d.writings for d in rendered.decoys)],
+                lambda changes: self.repo.patch(base, changes), f"{family.id}/{variant.key}")
         item = WorkItem(
             repo=self.plan, number=self._next_number(), kind="task", at=self._tick(20),
             base_commit=base, family=family, variant=variant, position=step + 1,

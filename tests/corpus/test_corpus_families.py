@@ -1,4 +1,5 @@
-"""The families' design: enough decoys everywhere, neutral padding, and the three families that
+"""The families' design: enough decoys everywhere, writings of other sizes that carry no evidence,
+and the three families that
 need a dream stage (a rule per module, a fact in two pieces, a procedure seen again and again),
 built for real in a small corpus."""
 
@@ -18,6 +19,7 @@ from evals.corpus.audit import load_corpus_tasks
 from evals.corpus.build import build_corpus
 from evals.corpus.certify import oracle_pack
 from evals.corpus.config import CorpusConfig
+from evals.corpus.gitrepo import FileChanges
 from evals.corpus.repos import (
     billing_scaffold,
     parcels_scaffold,
@@ -25,7 +27,8 @@ from evals.corpus.repos import (
     repo_plans,
     shop_scaffold,
 )
-from evals.corpus.sizes import PADDING
+from evals.corpus.sizes import RankDealer, code_size
+from evals.corpus.spec import Family
 from evals.permute import gold_id
 from evals.tasks import Task
 
@@ -39,8 +42,99 @@ def _service_plans():  # type: ignore[no-untyped-def]
     return [p for p in repo_plans(Path("unused")) if p.name in SCAFFOLDS]
 
 
-def test_padding_lines_hold_no_evidence_term():
-    assert all(terms(line) == set() for line in PADDING)
+def _memory_terms() -> set[str]:
+    found: set[str] = set()
+    for plan in repo_plans(Path("unused")):
+        for family in plan.families:
+            for fact in family.oracle_facts:
+                found |= terms(fact.summary).union(*(terms(c) for c in fact.conditions))
+    return found
+
+
+def _added_terms(base: dict[str, str], changes: FileChanges) -> set[str]:
+    import difflib
+
+    from evals.agents.selector import code_lines
+
+    found: set[str] = set()
+    for path, text in changes.items():
+        diff = difflib.unified_diff((base.get(path) or "").splitlines(),
+                                    (text or "").splitlines(), lineterm="")
+        added = [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")]
+        found |= terms("\n".join(code_lines(added)))
+    return found
+
+
+def _check_writings(family: Family, files: dict[str, str], memory: set[str]) -> int:
+    """Every writing of every candidate of ``family``'s evaluation tasks: its size differs from
+    the first writing's, and it adds no memory term (a decoy's: none the gold lacks)."""
+    checked = 0
+    for variant in family.variants[family.history:]:
+        rendered = variant.render(files)
+        base = {**files, **{k: v for k, v in rendered.site.items() if v}}
+        golds = (rendered.gold, *rendered.gold_forms)
+        gold_terms = set.intersection(*(_added_terms(base, g) for g in golds))
+        for first, others, allowed in (
+                (rendered.gold, rendered.gold_forms, set()),
+                *((d.changes, d.forms, gold_terms) for d in rendered.decoys)):
+            plain = _added_terms(base, first)
+            for form in others:
+                new = (_added_terms(base, form) - plain) & memory
+                assert new <= allowed, (family.id, variant.key, sorted(new - allowed))
+                checked += 1
+    return checked
+
+
+def test_writings_of_other_sizes_add_no_memory_term():
+    """A writing (a guard, a named local, the other fix's shape) changes a candidate's code
+    size, never its evidence: a memory, oracle or placebo, cannot tell it from the first."""
+    memory = _memory_terms()
+    checked = 0
+    for plan in _service_plans():
+        files = {k: v for k, v in SCAFFOLDS[plan.name]().items() if v is not None}
+        for family in plan.families:
+            checked += _check_writings(family, files, memory)
+    assert checked > 100
+
+
+def test_toolz_writings_add_no_memory_term():
+    from evals.corpus.repos.toolz_sentinels import FAMILY
+    from evals.corpus.repos.toolz_source import TOOLZ_SDIST, sdist_files
+
+    sdist = Path(".dreamer/cache/corpus") / TOOLZ_SDIST
+    if not sdist.exists():
+        pytest.skip(f"no {sdist} (the full corpus build downloads it)")
+    files = {k: v for k, v in sdist_files(sdist).items() if v is not None}
+    assert _check_writings(FAMILY, files, _memory_terms()) >= 8
+
+
+def _patch(lines: int) -> str:
+    return "--- a/f.py\n+++ b/f.py\n" + "".join(f"+x{i} = {i}\n" for i in range(lines))
+
+
+def test_rank_dealer_spreads_the_gold_rank_evenly():
+    # Candidates given as their patches: the gold comes in 3 or 5 code lines, the decoys in
+    # 2 or 4 and 1 or 6, so every rank of 3 is reachable.
+    forms = [[{"f.py": _patch(3)}, {"f.py": _patch(5)}],
+             [{"f.py": _patch(2)}, {"f.py": _patch(4)}],
+             [{"f.py": _patch(1)}, {"f.py": _patch(6)}]]
+    dealer = RankDealer("fam", 3, "seed")
+    ranks = []
+    for n in range(7):
+        gold, decoys = dealer.deal(forms, lambda c: c["f.py"], f"task-{n}")
+        sizes = [code_size(gold["f.py"]), *(code_size(d["f.py"]) for d in decoys)]
+        assert len(set(sizes)) == 3
+        ranks.append(sorted(sizes).index(sizes[0]))
+    assert sorted(dealer.counts) == [2, 2, 3] and sorted(ranks.count(r) for r in range(3)) == [
+        2, 2, 3]
+
+
+def test_rank_dealer_refuses_candidates_that_always_tie():
+    from evals.corpus.errors import CorpusError
+
+    same = [{"f.py": _patch(2)}]
+    with pytest.raises(CorpusError, match="task-x.*no writing"):
+        RankDealer("fam", 2, "seed").deal([same, same], lambda c: c["f.py"], "task-x")
 
 
 def test_every_evaluation_task_has_two_decoys_that_differ_from_the_gold():

@@ -84,9 +84,8 @@ def test_secrets_are_printed_where_the_manifest_says():
 def test_size_carries_no_signal_and_descriptions_name_nothing():
     from collections import Counter
 
-    from evals.corpus.gitrepo import changed_lines
     from evals.corpus.repos import repo_plans
-    from evals.corpus.sizes import check_descriptions
+    from evals.corpus.sizes import check_descriptions, code_size
 
     identifiers = {f.id: f.identifiers for plan in repo_plans(Path("/nonexistent"))
                    for f in plan.families}
@@ -95,19 +94,48 @@ def test_size_carries_no_signal_and_descriptions_name_nothing():
         gold = [c for c in task.candidates if c.patch == task.patch]
         decoys = [c for c in task.candidates if c.patch != task.patch]
         assert len(gold) == 1 and decoys
-        sizes = sorted(changed_lines(c.patch) for c in task.candidates)
+        # By code lines, the size the size controls compare: comments cannot move it.
+        sizes = sorted(code_size(c.patch) for c in task.candidates)
         assert len(set(sizes)) == len(sizes), task.instance_id  # no size ties
-        rank = sizes.index(changed_lines(task.patch))
+        rank = sizes.index(code_size(task.patch))
         ranks.setdefault(task.family or "", Counter())[rank] += 1
         assert not check_descriptions([c.description for c in task.candidates],
                                       identifiers[task.family or ""]), task.instance_id
         assert all(c.description.startswith("a change of ") for c in task.candidates)
+        # No padding: no candidate adds a line that is only a comment.
+        for candidate in task.candidates:
+            added = [line for line in candidate.patch.splitlines()
+                     if line.startswith("+") and not line.startswith("+++")]
+            assert not [line for line in added if line[1:].lstrip().startswith("#")], (
+                task.instance_id, candidate.id)
     for family, seen in ranks.items():
         # The gold is the smallest in some tasks, the largest in some: each rank comes up, and
         # no rank more than once beyond any other.
         k = len(next(t for t in load_corpus_tasks(SAMPLE) if t.family == family).candidates)
         assert set(seen) == set(range(k)), (family, seen)
         assert max(seen.values()) - min(seen.values()) <= 1, (family, seen)
+
+
+def test_size_controls_are_within_chance_on_every_family():
+    """Taking the largest (or the smallest) patch by code lines does no better, and no worse,
+    than chance plus or minus one task's worth: in the certification's own runs, and recounted
+    from the tasks."""
+    from evals.corpus.sizes import code_size
+
+    record = json.loads((SAMPLE / "certification.json").read_text())
+    tasks = load_corpus_tasks(SAMPLE)
+    assert set(record["families"]) == {t.family for t in tasks}
+    for family, row in record["families"].items():
+        mine = [t for t in tasks if t.family == family]
+        chance = sum(1 / len(t.candidates) for t in mine) / len(mine)
+        assert row["tolerance"] == pytest.approx(1 / len(mine), abs=1e-4)
+        assert row["size_neutral"] is True, (family, row)
+        for arm, pick in (("largest", max), ("smallest", min)):
+            assert abs(row[arm]["rate"] - chance) <= row["tolerance"] + 1e-9, (family, arm)
+            wins = sum(pick(code_size(c.patch) for c in t.candidates) == code_size(t.patch)
+                       for t in mine)
+            assert abs(wins / len(mine) - chance) <= 1 / len(mine) + 1e-9, (family, arm)
+            assert wins / len(mine) == pytest.approx(row[arm]["rate"], abs=1e-4), (family, arm)
 
 
 def test_a_certified_task_is_decided_by_memory(tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from evals.corpus.sizes import guard_writings, with_local
 from evals.corpus.spec import Decoy, Family, Rendered, Variant
 
 # module, function, endpoint, signature args, payload, what the issue calls it
@@ -89,6 +90,18 @@ def test_{func}_sends_payload():
 '''
 
 
+EXPLICIT = "    if transport is None:\n        transport = default_transport()\n"
+"""The transport fallback written as a test (three code lines more than the ``or``)."""
+
+
+def _writings(text: str, func: str, first: str) -> tuple[str, ...]:
+    """Other writings of a client: a guard on its first argument, the transport fallback as an
+    explicit test, both (``evals.corpus.sizes``)."""
+    explicit = text.replace("    transport = transport or default_transport()\n", EXPLICIT)
+    guard = f"if not {first}:\n    raise ValueError({first})"
+    return (*guard_writings(text, func, [guard]), *guard_writings(explicit, func, [guard]))
+
+
 def _call_args(args: str) -> str:
     names = [part.split(":")[0].strip() for part in args.split(",")]
     return ", ".join("1500" if name.endswith("cents") else f'"{name}-1"' for name in names)
@@ -117,20 +130,33 @@ def _variant(index: int, site: tuple[str, str, str, str, str, str]) -> Variant:
     prod = f'"https://api.paygate.example.com/v2/{endpoint}"'
     sandbox = f'"https://sandbox.paygate.example.com/v2/{endpoint}"'
 
+    first = args.split(":")[0].strip()
+
+    def writings(text: str, local: str = "") -> tuple[dict[str, str], ...]:
+        texts = _writings(text, func, first)
+        if local:  # the URL named before the call: one line more
+            texts += _writings(with_local(text, local, "url"), func, first)
+        return tuple({path: t} for t in texts)
+
     def render(files: Mapping[str, str]) -> Rendered:
         del files
+        gold = writings(module_with("", f'gateway_url("{endpoint}")',
+                                    "from billing.gateway import gateway_url\n"),
+                        local=f'gateway_url("{endpoint}")')
+        sandboxed = writings(module_with(hosted(sandbox), const))
+        configurable = writings(module_with(hosted(f'os.environ.get("PAYGATE_URL", {prod})'),
+                                            const, "import os\n\n"))
         return Rendered(
             site={path: module_with(hosted(prod), const),
                   test_path: VISIBLE_TEST.format(**fill)},
-            gold={path: module_with("", f'gateway_url("{endpoint}")',
-                                    "from billing.gateway import gateway_url\n")},
+            gold=gold[0],
+            gold_forms=gold[1:],
             gold_description="build the URL with the gateway helper",
             decoys=(
-                Decoy("point the endpoint at PayGate's sandbox host",
-                      {path: module_with(hosted(sandbox), const)}),
+                Decoy("point the endpoint at PayGate's sandbox host", sandboxed[0],
+                      sandboxed[1:]),
                 Decoy("make the PayGate URL configurable through the environment",
-                      {path: module_with(hosted(f'os.environ.get("PAYGATE_URL", {prod})'),
-                                         const, "import os\n\n")}),
+                      configurable[0], configurable[1:]),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill)},
             test_files=(test_path, hidden_path),

@@ -47,11 +47,21 @@ def test_deployed_{key}_matches_default():
 
 
 def _replace_setting(files: Mapping[str, str], key: str, value: int, *, code: bool,
-                     deploy: bool, local: bool = False) -> dict[str, str]:
+                     deploy: bool, local: bool = False, style: int = 0) -> dict[str, str]:
+    """The files a change of ``key`` to ``value`` writes. ``style`` is how the Python default
+    is written: 0 in place, 1 through a named constant, 2 a named constant checked at import
+    (writings of other code sizes, ``evals.corpus.sizes``; the constant's name is the key's,
+    already on every candidate's changed line)."""
     changes: dict[str, str] = {}
     if code:
-        changes["billing/settings.py"] = re.sub(
-            rf'("{key}": )\d+,', rf"\g<1>{value},", files["billing/settings.py"])
+        name = key.upper()
+        written = str(value) if style == 0 else name
+        text = re.sub(rf'("{key}": )\d+,', rf"\g<1>{written},", files["billing/settings.py"])
+        if style:
+            check = f"if {name} <= 0:\n    raise ValueError({name})\n" if style == 2 else ""
+            head = "DEFAULTS: dict[str, int] = {"
+            text = text.replace(head, f"{name} = {value}\n{check}\n{head}", 1)
+        changes["billing/settings.py"] = text
     env = rf'(BILLING_{key.upper()}: ")\d+(")'
     for wanted, path in ((deploy, "deploy/values.yaml"), (local, "docker-compose.yml")):
         if wanted:
@@ -65,15 +75,21 @@ def _variant(key: str, value: int, request: str) -> Variant:
     hidden_path = f"tests/test_setting_{key}.py"
 
     def render(files: Mapping[str, str]) -> Rendered:
+        def writings(**where: bool) -> tuple[dict[str, str], ...]:
+            return tuple(_replace_setting(files, key, value, code=True, style=style, **where)
+                         for style in (0, 1, 2))
+
+        gold = writings(deploy=True)
+        alone, local = writings(deploy=False), writings(deploy=False, local=True)
         return Rendered(
             site={},
-            gold=_replace_setting(files, key, value, code=True, deploy=True),
+            gold=gold[0],
+            gold_forms=gold[1:],
             gold_description=f"change {key} to {value}",
             decoys=(
-                Decoy(f"change the {key} default to {value}",
-                      _replace_setting(files, key, value, code=True, deploy=False)),
+                Decoy(f"change the {key} default to {value}", alone[0], alone[1:]),
                 Decoy(f"change the {key} default and the environment variable to {value}",
-                      _replace_setting(files, key, value, code=True, deploy=False, local=True)),
+                      local[0], local[1:]),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill)},
             test_files=("tests/test_invoices.py", hidden_path),

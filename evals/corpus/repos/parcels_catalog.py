@@ -10,6 +10,7 @@ the catalog row by hand, or both.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from evals.corpus.repos.parcels_services import (
@@ -73,6 +74,12 @@ def test_{module}_respects_its_weight_limit():
 COMMAND = "make catalog"
 
 
+def _typed_row(service: ServiceSpec) -> str:
+    """``service``'s catalog row written by hand over several lines."""
+    row = service.row().strip().rstrip(",")
+    return "    " + json.dumps(json.loads(row), indent=4).replace("\n", "\n    ") + ",\n"
+
+
 def _variant(index: int, service: ServiceSpec) -> Variant:
     fill = dict(module=service.module, const=service.const, id=service.id,
                 carrier=service.carrier, max_weight_g=service.max_weight_g)
@@ -83,6 +90,9 @@ def _variant(index: int, service: ServiceSpec) -> Variant:
                  for m, c in current]
         registry = registry_source([*current, (service.module, service.const)])
         by_hand = files[CATALOG].replace("\n]\n", "\n" + service.row() + "]\n")
+        # The row as a person might type it, one key a line (a writing of other code size,
+        # ``evals.corpus.sizes``; the same names, so the same evidence terms).
+        typed = files[CATALOG].replace("\n]\n", "\n" + _typed_row(service) + "]\n")
         hidden = f"tests/test_checkout_{service.module}.py"
         visible = f"tests/test_{service.module}.py"
         count = len(known) + 1
@@ -92,9 +102,11 @@ def _variant(index: int, service: ServiceSpec) -> Variant:
             gold_description="register the service and regenerate the catalog",
             decoys=(
                 Decoy("register the service", {REGISTRY: registry}),
-                Decoy("add the service's row to the checkout catalog", {CATALOG: by_hand}),
+                Decoy("add the service's row to the checkout catalog", {CATALOG: by_hand},
+                      ({CATALOG: typed},)),
                 Decoy("register the service and add its catalog row",
-                      {REGISTRY: registry, CATALOG: by_hand}),
+                      {REGISTRY: registry, CATALOG: by_hand},
+                      ({REGISTRY: registry, CATALOG: typed},)),
             ),
             hidden_tests={hidden: HIDDEN.format(**fill)},
             test_files=(visible, hidden, "tests/test_catalog.py"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from evals.corpus.sizes import with_guard, with_local
 from evals.corpus.spec import Decoy, Fact, Family, Rendered, Variant
 
 CLOCK = "parcels/carriers/clock.py"
@@ -114,27 +115,42 @@ def _parser(carrier: Carrier) -> Variant:
                local: str = "") -> str:
         return PARSER.format(expr=expr, stdlib=stdlib, local=local, **fill)
 
+    # Other writings (``evals.corpus.sizes``): the scan's time field named first ("stamp", a
+    # word of no memory), a guard that the payload carries it, both.
+    stamp = f'payload["{carrier.time_key}"]'
+    guard = f'if "{carrier.time_key}" not in payload:\n    raise KeyError("{carrier.time_key}")'
+    func = f"parse_{carrier.module}_scan"
+
+    def writings(text: str) -> tuple[dict[str, str], ...]:
+        named = with_local(text, stamp, "stamp")
+        forms = (text, named, with_guard(text, func, guard), with_guard(named, func, guard))
+        return tuple({path: form} for form in forms)
+
     def render(files: Mapping[str, str]) -> Rendered:
         del files
         hidden = f"tests/test_{carrier.module}_scan_times.py"
         visible = f"tests/test_{carrier.module}_scan.py"
+        gold = writings(source(f'parse_scan_time({stamp}, payload["{carrier.depot_key}"])',
+                               stdlib="",
+                               local="from parcels.carriers.clock import parse_scan_time\n"))
+        utc = writings(source(f"to_utc({raw})",
+                              local="from parcels.carriers.clock import to_utc\n"))
+        marked = writings(source(f"{raw}.replace(tzinfo=timezone.utc)",
+                                 stdlib="from datetime import datetime, timezone\n\n"))
+        amsterdam = writings(source(f'{raw}.replace(tzinfo=ZoneInfo("Europe/Amsterdam"))',
+                                    stdlib="from datetime import datetime\n"
+                                           "from zoneinfo import ZoneInfo\n\n"))
         return Rendered(
             site={path: source(raw), visible: VISIBLE.format(**fill)},
-            gold={path: source(f'parse_scan_time(payload["{carrier.time_key}"], '
-                               f'payload["{carrier.depot_key}"])', stdlib="",
-                               local="from parcels.carriers.clock import parse_scan_time\n")},
+            gold=gold[0],
+            gold_forms=gold[1:],
             gold_description="read the scan time through the carrier clock's scan parser",
             decoys=(
                 Decoy("convert the scan time to UTC with the clock module's converter",
-                      {path: source(f"to_utc({raw})",
-                                    local="from parcels.carriers.clock import to_utc\n")}),
-                Decoy("mark the scan time as UTC",
-                      {path: source(f"{raw}.replace(tzinfo=timezone.utc)",
-                                    stdlib="from datetime import datetime, timezone\n\n")}),
-                Decoy("attach the Amsterdam time zone to the scan time",
-                      {path: source(f'{raw}.replace(tzinfo=ZoneInfo("Europe/Amsterdam"))',
-                                    stdlib="from datetime import datetime\n"
-                                           "from zoneinfo import ZoneInfo\n\n")}),
+                      utc[0], utc[1:]),
+                Decoy("mark the scan time as UTC", marked[0], marked[1:]),
+                Decoy("attach the Amsterdam time zone to the scan time", amsterdam[0],
+                      amsterdam[1:]),
             ),
             hidden_tests={hidden: HIDDEN.format(**fill)},
             test_files=(visible, hidden),

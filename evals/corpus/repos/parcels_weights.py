@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from evals.corpus.sizes import guard_writings, with_guard
 from evals.corpus.spec import Decoy, Fact, Family, Rendered, Variant
 
 RATING_HELPER = "parcels/rating/units.py"
@@ -133,17 +134,32 @@ def _rating(site: Site, fill: dict[str, str], path: str) -> Rendered:
         return RATING_MODULE.format(expr=expr, stdlib=stdlib, local=local, **fill)
 
     hidden = f"tests/test_{site.module}_weights.py"
+    # Other writings (``evals.corpus.sizes``): guards on the reading and on the grams, names
+    # already on every candidate's changed line.
+    guards = ("if not weight_kg:\n    raise ValueError(weight_kg)",
+              "if grams <= 0:\n    raise ValueError(grams)")
+
+    def writings(text: str) -> tuple[dict[str, str], ...]:
+        forms = [text, with_guard(text, site.func, guards[0])]
+        checked = text.replace("    return quote(grams, BANDS)\n",
+                               "    " + guards[1].replace("\n", "\n    ") + "\n"
+                               "    return quote(grams, BANDS)\n")
+        forms += [checked, with_guard(checked, site.func, guards[0])]
+        return tuple({path: form} for form in forms)
+
+    gold = writings(module("to_grams(weight_kg)",
+                           local="from parcels.rating.units import to_grams\n"))
+    rounded = writings(module("round(float(weight_kg) * 1000)"))
+    ceiling = writings(module("math.ceil(float(weight_kg) * 1000)", stdlib="import math\n\n"))
     return Rendered(
         site={path: module("int(float(weight_kg) * 1000)"),
               f"tests/test_{site.module}_rates.py": RATING_VISIBLE.format(**fill)},
-        gold={path: module("to_grams(weight_kg)",
-                           local="from parcels.rating.units import to_grams\n")},
+        gold=gold[0],
+        gold_forms=gold[1:],
         gold_description="count the grams with the rating helper",
         decoys=(
-            Decoy("round the grams instead of truncating them",
-                  {path: module("round(float(weight_kg) * 1000)")}),
-            Decoy("round the grams up so every started gram counts",
-                  {path: module("math.ceil(float(weight_kg) * 1000)", stdlib="import math\n\n")}),
+            Decoy("round the grams instead of truncating them", rounded[0], rounded[1:]),
+            Decoy("round the grams up so every started gram counts", ceiling[0], ceiling[1:]),
         ),
         hidden_tests={hidden: RATING_HIDDEN.format(**fill)},
         test_files=(f"tests/test_{site.module}_rates.py", hidden),
@@ -157,19 +173,29 @@ def _customs(site: Site, fill: dict[str, str], path: str) -> Rendered:
                                      **fill)
 
     hidden = f"tests/test_{site.module}_weights.py"
+    # Other writings (``evals.corpus.sizes``): guards on the reading and on the value.
+    guards = ("if not weight_kg:\n    raise ValueError(weight_kg)",
+              "if not value_eur:\n    raise ValueError(value_eur)")
+
+    def writings(text: str) -> tuple[dict[str, str], ...]:
+        return tuple({path: form} for form in guard_writings(text, site.func, guards))
+
+    gold = writings(module("declared_kg(weight_kg)",
+                           "from parcels.customs.units import declared_kg\n"))
+    grams = writings(module("to_grams(weight_kg)", "from parcels.rating.units import to_grams\n"))
+    quantized = writings(module('Decimal(weight_kg).quantize(Decimal("0.001"))',
+                                "from decimal import Decimal\n"))
     return Rendered(
         site={path: module("float(weight_kg)"),
               f"tests/test_{site.module}_lines.py": CUSTOMS_VISIBLE.format(**fill)},
-        gold={path: module("declared_kg(weight_kg)",
-                           "from parcels.customs.units import declared_kg\n")},
+        gold=gold[0],
+        gold_forms=gold[1:],
         gold_description="declare the weight with the customs helper",
         decoys=(
-            Decoy("convert the weight to whole grams like the rate tables do",
-                  {path: module("to_grams(weight_kg)",
-                                "from parcels.rating.units import to_grams\n")}),
-            Decoy("declare the weight as a Decimal rounded to three places",
-                  {path: module('Decimal(weight_kg).quantize(Decimal("0.001"))',
-                                "from decimal import Decimal\n")}),
+            Decoy("convert the weight to whole grams like the rate tables do", grams[0],
+                  grams[1:]),
+            Decoy("declare the weight as a Decimal rounded to three places", quantized[0],
+                  quantized[1:]),
         ),
         hidden_tests={hidden: CUSTOMS_HIDDEN.format(**fill)},
         test_files=(f"tests/test_{site.module}_lines.py", hidden),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from evals.corpus.sizes import with_guard
 from evals.corpus.spec import Decoy, Family, Rendered, Variant
 
 # module, function, ledger kind, how the issue names the amounts
@@ -70,6 +71,16 @@ def test_{func}_matches_storefront(amount, cents):
 '''
 
 
+GUARDS = ("if not amount:\n    raise ValueError(amount)",
+          "if not order_id:\n    raise KeyError(order_id)")
+"""Guards a booking may start with (writings of other code sizes, ``evals.corpus.sizes``)."""
+
+
+def _writings(text: str, func: str) -> tuple[str, ...]:
+    one, other = (with_guard(text, func, guard) for guard in GUARDS)
+    return (text, one, other, with_guard(one, func, GUARDS[1]))
+
+
 def _variant(index: int, site: tuple[str, str, str, str]) -> Variant:
     module, func, kind, what = site
     words = kind.replace("_", " ")
@@ -83,16 +94,23 @@ def _variant(index: int, site: tuple[str, str, str, str]) -> Variant:
 
     def render(files: Mapping[str, str]) -> Rendered:
         del files
+        def writings(expr: str, imports: str = "") -> tuple[dict[str, str], ...]:
+            return tuple({path: form} for form in _writings(module_with(expr, imports), func))
+
+        gold = writings("to_cents(amount)", "from shop.money import to_cents\n")
+        rounded, two_places = (writings("round(float(amount) * 100)"),
+                               writings("int(round(float(amount), 2) * 100)"))
         return Rendered(
             site={path: module_with("int(float(amount) * 100)"),
                   test_path: VISIBLE_TEST.format(**fill)},
-            gold={path: module_with("to_cents(amount)", "from shop.money import to_cents\n")},
+            gold=gold[0],
+            gold_forms=gold[1:],
             gold_description="convert with the shop's cents helper instead of float maths",
             decoys=(
-                Decoy("round instead of truncating so 0.29 books as 29",
-                      {path: module_with("round(float(amount) * 100)")}),
-                Decoy("round to two decimals before converting",
-                      {path: module_with("int(round(float(amount), 2) * 100)")}),
+                Decoy("round instead of truncating so 0.29 books as 29", rounded[0],
+                      rounded[1:]),
+                Decoy("round to two decimals before converting", two_places[0],
+                      two_places[1:]),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill)},
             test_files=(test_path, hidden_path),

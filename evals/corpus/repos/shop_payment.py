@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from evals.corpus.sizes import with_guard
 from evals.corpus.spec import Decoy, Fact, Family, Rendered, Variant
 
 # module, function, reference argument, method, how the issue names the payments
@@ -90,6 +91,19 @@ FULFIL_CALL = "    create_fulfilment(db, order)\n"
 RESERVE_CALL = "    reserve_stock(db, order)\n"
 
 
+MODULE_IMPORT = "from shop import fulfilment, inventory\n"
+MODULE_CALLS = ("    inventory.reserve_stock(db, order)\n"
+                "    fulfilment.create_fulfilment(db, order)\n")
+TOTAL_GUARD = "if order.total <= 0:\n    raise ValueError(order.total)"
+
+
+def _guarded(text: str, func: str, arg: str) -> tuple[str, ...]:
+    """Other writings of a handler: a guard on its reference, on the order's total, both."""
+    reference = f"if not {arg}:\n    raise ValueError({arg})"
+    return (with_guard(text, func, reference), with_guard(text, func, TOTAL_GUARD),
+            with_guard(with_guard(text, func, TOTAL_GUARD), func, reference))
+
+
 def _variant(index: int, site: tuple[str, str, str, str, str]) -> Variant:
     module, func, arg, method, what = site
     fill = dict(module=module, func=func, arg=arg, method=method,
@@ -99,17 +113,28 @@ def _variant(index: int, site: tuple[str, str, str, str, str]) -> Variant:
 
     def render(files: Mapping[str, str]) -> Rendered:
         del files
+        def writings(imports: str, tail: str) -> tuple[dict[str, str], ...]:
+            text = MODULE.format(imports=imports, tail=tail, **fill)
+            return tuple({path: form} for form in (text, *_guarded(text, func, arg)))
+
+        gold = writings(FULFIL_IMPORT + RESERVE_IMPORT, RESERVE_CALL + FULFIL_CALL)
+        # Each decoy may import its module too, so that the style tells nothing either.
+        fulfil = (*writings(FULFIL_IMPORT, FULFIL_CALL),
+                  *writings("from shop import fulfilment\n", MODULE_CALLS.split("\n", 1)[1]))
+        reserve = (*writings(RESERVE_IMPORT, RESERVE_CALL),
+                   *writings("from shop import inventory\n",
+                             MODULE_CALLS.split("\n", 1)[0] + "\n"))
         return Rendered(
             site={path: MODULE.format(imports="", tail="", **fill),
                   test_path: VISIBLE_TEST.format(**fill)},
-            gold={path: MODULE.format(imports=FULFIL_IMPORT + RESERVE_IMPORT,
-                                      tail=RESERVE_CALL + FULFIL_CALL, **fill)},
+            gold=gold[0],
+            # Both modules imported at once: one line fewer.
+            gold_forms=(*gold[1:], *writings(MODULE_IMPORT, MODULE_CALLS)),
             gold_description="reserve the stock and open the fulfilment once the payment lands",
             decoys=(
                 Decoy("open the fulfilment after the payment so the warehouse picks the order",
-                      {path: MODULE.format(imports=FULFIL_IMPORT, tail=FULFIL_CALL, **fill)}),
-                Decoy("reserve the stock once the payment is recorded",
-                      {path: MODULE.format(imports=RESERVE_IMPORT, tail=RESERVE_CALL, **fill)}),
+                      fulfil[0], fulfil[1:]),
+                Decoy("reserve the stock once the payment is recorded", reserve[0], reserve[1:]),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill)},
             test_files=(test_path, hidden_path),

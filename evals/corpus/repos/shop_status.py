@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from evals.corpus.sizes import with_guard, with_local
 from evals.corpus.spec import Decoy, Family, Rendered, Variant
 
 # module, function, status, code, what the people see, how the issue puts it
@@ -91,6 +92,16 @@ def test_{func}_round_trips(db, placed_order):
 '''
 
 
+GUARD = "if not order_id:\n    raise KeyError(order_id)"
+"""An empty id names no order: the guard's only name is already on every candidate's line."""
+
+
+def _writings(text: str, func: str, value: str) -> tuple[str, ...]:
+    """Other writings of a module that stores ``value``: a guard, a local, both."""
+    local = with_local(text, value, "status")
+    return (with_guard(text, func, GUARD), local, with_guard(local, func, GUARD))
+
+
 def _variant(index: int, site: tuple[str, str, str, str, str]) -> Variant:
     module, func, status, code, what = site
     words = status.lower().replace("_", " ")
@@ -102,15 +113,24 @@ def _variant(index: int, site: tuple[str, str, str, str, str]) -> Variant:
     def render(files: Mapping[str, str]) -> Rendered:
         del files
         naive = MODULE.format(value=f"OrderStatus.{status}", **fill)
+        gold = GOLD_MODULE.format(**fill)
+
+        def decoy(description: str, value: str) -> Decoy:
+            text = MODULE.format(value=value, **fill)
+            return Decoy(description, {path: text},
+                         tuple({path: form} for form in _writings(text, func, value)))
+
         return Rendered(
             site={path: naive, test_path: VISIBLE_TEST.format(**fill)},
-            gold={path: GOLD_MODULE.format(**fill)},
+            gold={path: gold},
+            gold_forms=tuple({path: form} for form in _writings(
+                gold, func, f"LEGACY_STATUS_CODES[OrderStatus.{status}]")),
             gold_description=f"store the warehouse code for {status} through the legacy table",
             decoys=(
-                Decoy(f"store the status name ('{status}') so the dashboard can read it",
-                      {path: MODULE.format(value=f"OrderStatus.{status}.name", **fill)}),
-                Decoy("store the status as a plain int so it serialises cleanly",
-                      {path: MODULE.format(value=f"OrderStatus.{status}.value", **fill)}),
+                decoy(f"store the status name ('{status}') so the dashboard can read it",
+                      f"OrderStatus.{status}.name"),
+                decoy("store the status as a plain int so it serialises cleanly",
+                      f"OrderStatus.{status}.value"),
             ),
             hidden_tests={hidden_path: HIDDEN_TEST.format(**fill),
                           "tests/contract/__init__.py": ""},

@@ -31,6 +31,11 @@ class Injection:
     signature: tuple[str, str]
     """The line that declares the sentinel default, and the same line with ``None`` instead:
     the second decoy makes ``None`` the default and tests for it (the idiom toolz avoids)."""
+    tests: tuple[str, str] = ("", "")
+    """The sentinel test as ``original`` writes it, and the ``None`` test as ``decoy`` does:
+    swapped, each fix is also written in the other's shape (``_shapes``)."""
+    short: str = ""
+    """The gold in the decoy's shape, when swapping the test alone would not make it right."""
 
 
 INJECTIONS: tuple[Injection, ...] = (
@@ -52,6 +57,7 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert raises(IndexError, lambda: get(5, [1, 2]))\n",
         ('def get(ind, seq, default=no_default):\n',
          'def get(ind, seq, default=None):\n'),
+        tests=('default == no_default', 'default is None'),
     ),
     Injection(
         "get_unindexable", "get() on an unindexable value hides the TypeError",
@@ -69,6 +75,7 @@ INJECTIONS: tuple[Injection, ...] = (
         "def test_get_unindexable_raises():\n    assert raises(TypeError, lambda: get(0, 42))\n",
         ('def get(ind, seq, default=no_default):\n',
          'def get(ind, seq, default=None):\n'),
+        tests=('default != no_default', 'default is not None'),
     ),
     Injection(
         "accumulate_initial", "accumulate() yields a bogus first element",
@@ -87,6 +94,10 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(accumulate(add, [])) == []\n",
         ('def accumulate(binop, seq, initial=no_default):\n',
          'def accumulate(binop, seq, initial=None):\n'),
+        tests=('initial == no_default', 'result is None'),
+        short=("    seq = iter(seq)\n    result = initial\n    if initial == no_default:\n"
+               "        try:\n            result = next(seq)\n        except StopIteration:\n"
+               "            return\n"),
     ),
     Injection(
         "reduceby_init", "reduceby() without init crashes",
@@ -106,6 +117,7 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert reduceby(len, lambda acc, x: [acc, x], ['a'], None) == {1: [None, 'a']}\n",
         ('def reduceby(key, binop, seq, init=no_default):\n',
          'def reduceby(key, binop, seq, init=None):\n'),
+        tests=('is_no_default', 'init is None'),
     ),
     Injection(
         "partition_pad", "partition() pads when it should drop the tail",
@@ -123,6 +135,7 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(partition(2, [1, 2, 3])) == [(1, 2)]\n",
         ('def partition(n, seq, pad=no_pad):\n',
          'def partition(n, seq, pad=None):\n'),
+        tests=('pad is no_pad', 'pad is None'),
     ),
     Injection(
         "diff_default", "diff() pads sequences of unequal length",
@@ -143,6 +156,7 @@ INJECTIONS: tuple[Injection, ...] = (
         "    assert list(diff([1, 2, 3], [1, 2])) == []\n",
         ("    default = kwargs.get('default', no_default)\n",
          "    default = kwargs.get('default')\n"),
+        tests=('default == no_default', 'default is None'),
     ),
 )
 
@@ -158,20 +172,40 @@ def _swap(text: str, old: str, new: str, key: str) -> str:
     return text.replace(old, new)
 
 
+def _shapes(injection: Injection) -> tuple[str, str]:
+    """The gold in the decoy's shape and the decoy in toolz's own shape: the two fixes differ by
+    their test (the sentinel or ``None``), and either may be written either way, so that which
+    of them is longer tells nothing (``evals.corpus.sizes``)."""
+    sentinel, none = injection.tests
+    if not sentinel or none not in injection.decoy or sentinel not in injection.original:
+        raise CorpusError(f"toolz injection {injection.key!r}: its tests {injection.tests} are "
+                          "not in its original and decoy snippets")
+    short = injection.short or injection.decoy.replace(none, sentinel)
+    return short, injection.original.replace(sentinel, none)
+
+
 def _variant(injection: Injection) -> Variant:
     hidden_path = f"toolz/tests/test_regression_{injection.key}.py"
 
     def render(files: Mapping[str, str]) -> Rendered:
         clean = files[SOURCE]
         buggy = _swap(clean, injection.original, injection.injected, injection.key)
-        with_decoy = _swap(buggy, injection.injected, injection.decoy, injection.key)
+        short, long = _shapes(injection)
+        decoys = (_swap(buggy, injection.injected, injection.decoy, injection.key),
+                  _swap(buggy, injection.injected, long, injection.key))
+
+        def signed(text: str) -> dict[str, str]:
+            return {SOURCE: _swap(text, *injection.signature, injection.key)}
+
         return Rendered(
             site={SOURCE: buggy},
             gold={SOURCE: clean},
+            gold_forms=({SOURCE: _swap(buggy, injection.injected, short, injection.key)},),
             gold_description=injection.decoy_description,
-            decoys=(Decoy(injection.decoy_description, {SOURCE: with_decoy}),
+            decoys=(Decoy(injection.decoy_description, {SOURCE: decoys[0]},
+                          ({SOURCE: decoys[1]},)),
                     Decoy(f"{injection.decoy_description}, defaulting to None",
-                          {SOURCE: _swap(with_decoy, *injection.signature, injection.key)})),
+                          signed(decoys[0]), (signed(decoys[1]),))),
             hidden_tests={hidden_path: HIDDEN_HEADER + injection.hidden},
             test_files=("toolz/tests/test_itertoolz.py", hidden_path),
             edit_path=SOURCE,
