@@ -8,7 +8,6 @@ are hashed from git like the rule backend's, and the same write gate judges the 
 
 from __future__ import annotations
 
-import os
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -73,16 +72,6 @@ def session_to_memories() -> Any:
     import dspy
 
     return dspy.Predict(_signature())
-
-
-def make_lm(model: Any) -> Any:
-    """``model`` as a ``dspy.LM``: a litellm model string, or an LM object passed through."""
-    if not isinstance(model, str):
-        return model
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import dspy
-
-    return dspy.LM(model, temperature=0.0)
 
 
 def digest(view: SessionView) -> str:

@@ -2,7 +2,9 @@
 
 Each signature is a typed contract; :class:`Judge` runs one under ``dspy.context(lm=...)`` with
 the LM from the stage context. A call that fails (provider error, unparsable answer) returns
-None and the stage falls back to its offline decision, counting the failure in its metrics.
+None and the stage falls back to exactly its offline decision; every call, failure and fallback
+is counted in the run's :class:`dreamer.lm.LMUsage`, which aborts the run (``LMRunError``) when
+failures pass its threshold. Any other exception is a bug and propagates.
 This module imports DSPy at import time, so stages import it only when an LM is given.
 """
 
@@ -15,6 +17,9 @@ from typing import Any, Literal
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import dspy  # noqa: E402
+from dspy.utils.exceptions import DSPyError  # noqa: E402
+
+from dreamer.lm import LMUsage, usage_for  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -89,19 +94,25 @@ class Checklist(dspy.Signature):
 class Judge:
     """Runs the signatures above with one LM, never configuring DSPy globally."""
 
-    def __init__(self, lm: Any) -> None:
+    def __init__(self, lm: Any, usage: LMUsage | None = None) -> None:
         self.lm = lm
+        self.usage = usage if usage is not None else usage_for(lm)
         self.failures = 0
+        self.calls = 0
 
     def _ask(self, signature: type[dspy.Signature], field: str, **inputs: Any) -> Any | None:
+        self.calls += 1
         try:
             with dspy.context(lm=self.lm):
-                return getattr(dspy.Predict(signature)(**inputs), field)
-        except Exception as exc:  # any provider or parse failure: the offline path decides
+                answer = getattr(dspy.Predict(signature)(**inputs), field)
+        except (DSPyError, ValueError, TypeError) as exc:  # provider or parse failure
             self.failures += 1
-            log.warning("%s judgement failed, using the offline decision: %s",
-                        signature.__name__, exc)
+            log.info("%s judgement failed, the offline rule decides: %s",
+                     signature.__name__, exc)
+            self.usage.failed(signature.__name__, exc)
             return None
+        self.usage.ok()
+        return answer
 
     def same_fact(self, a: str, b: str) -> bool | None:
         return self._ask(SameFact, "same", a=a, b=b)

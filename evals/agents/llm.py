@@ -27,6 +27,10 @@ class LlmConfig(BaseModel):
 
     model: str = "openai/gpt-4o-mini"
     """The litellm model string."""
+    base_url: str | None = None
+    """An OpenAI-compatible server's base URL (``http://127.0.0.1:8080/v1``)."""
+    api_key_env: str | None = None
+    """The environment variable holding the key."""
     temperature: float = 0.0
     max_tokens: int = 4000
     reasoning: bool = False
@@ -63,38 +67,59 @@ class LlmAgent(Agent):
     name = "llm"
     Config = LlmConfig  # type: ignore[assignment]
 
-    def __init__(self, config: LlmConfig | None = None, lm: Any = None) -> None:
+    def __init__(self, config: LlmConfig | None = None, lm: Any = None,
+                 usage: Any = None) -> None:
         super().__init__(config)
         self._lm = lm
+        self.usage = usage
+        """A ``dreamer.lm.LMUsage`` counting this agent's calls and failures (shared by the
+        copies ``for_task`` makes); created with the LM when not given."""
+
+    def use(self, lm: Any, usage: Any) -> None:
+        """Answer with ``lm`` (already built and tried), counting into ``usage``."""
+        self._lm, self.usage = lm, usage
 
     def _model(self) -> Any:
         if self._lm is None:
-            import dspy
+            from dreamer.lm import make_lm
 
             cfg: LlmConfig = self.config  # type: ignore[assignment]
-            self._lm = dspy.LM(
-                cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, cache=cfg.cache
-            )
+            self._lm = make_lm(cfg.model, base_url=cfg.base_url, api_key_env=cfg.api_key_env,
+                               temperature=cfg.temperature, max_tokens=cfg.max_tokens,
+                               cache=cfg.cache)
+        if self.usage is None:
+            from dreamer.lm import usage_for
+
+            self.usage = usage_for(self._lm)
         return self._lm
 
     def attempt(self, inp: AgentInput) -> Attempt:
         import dspy
+        from dspy.utils.exceptions import DSPyError
 
         cfg: LlmConfig = self.config  # type: ignore[assignment]
         program = (dspy.ChainOfThought if cfg.reasoning else dspy.Predict)(_signature())
         listing = "\n\n".join(
             f"### {c.id}\n{c.description}\n```diff\n{c.patch}\n```" for c in inp.candidates
         )
+        lm = self._model()
         try:
-            with dspy.context(lm=self._model()):
+            with dspy.context(lm=lm):
                 answer = program(
                     problem_statement=inp.problem_statement, memory=inp.pack.text or "(none)",
                     candidates=listing or "(none: write the patch)",
                 )
-        except Exception as exc:  # any provider or parsing failure of the model call
+            attempt = self._interpret(str(answer.choice), str(answer.patch or ""), inp)
+        except (DSPyError, ValueError, TypeError, AgentError) as exc:  # provider, parse, answer
+            # No offline rule stands in for the model's choice: the attempt fails, and is
+            # counted (``dreamer eval`` stops when the share passes --lm-max-failures).
+            self.usage.failed(f"llm agent on {inp.instance_id}", exc, fallback=False)
+            if isinstance(exc, AgentError):
+                raise
             raise AgentError(
                 f"model {cfg.model!r} failed on {inp.instance_id}: {exc}") from exc
-        return self._interpret(str(answer.choice), str(answer.patch or ""), inp)
+        self.usage.ok()
+        return attempt
 
     def _interpret(self, choice: str, patch: str, inp: AgentInput) -> Attempt:
         cfg: LlmConfig = self.config  # type: ignore[assignment]
