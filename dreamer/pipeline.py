@@ -38,9 +38,17 @@ def active_tokens(bank: Bank) -> int:
 
 
 def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> Any:
-    """The stage context for ``strategy``: its similarity backend, the LM, and ``fields``."""
+    """The stage context for ``strategy``: its similarity backend, the LM, and ``fields``.
+    With an LM, the stages run the strategy's saved program (``program:``) when it names one,
+    else a fresh ``DreamProgram``."""
     from dreamer.stages import Similarity, StageContext
 
+    if lm is not None and fields.get("program") is None:
+        from dreamer.programs import DreamProgram, load_dream_program
+
+        path = strategy.program_path()
+        fields["program"] = (load_dream_program(path, strategy) if path is not None
+                             else DreamProgram(strategy=strategy))
     return StageContext(similarity=Similarity(strategy.embedding), lm=lm, **fields)
 
 

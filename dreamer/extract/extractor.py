@@ -109,13 +109,15 @@ def extract(
     repos: dict[str, Path] | None = None,
     repo_roots: list[Path] | None = None,
     max_failures: float = DEFAULT_MAX_FAILURES,
+    program: Any = None,
 ) -> ExtractionResult:
     """Extract the sessions of ``store`` not extracted yet (of ``repo``, ingested since ``since``).
 
     ``lm`` is a litellm model string, an ``LMConfig`` or a ``dspy.LM`` (built by
     ``dreamer.lm.make_lm``); None uses the offline rules. A call that fails falls back to the
     rules for its session; when more than ``max_failures`` of the calls fail, the run raises
-    ``LMRunError`` before moving the alias. ``repos``
+    ``LMRunError`` before moving the alias. ``program`` is the extraction program (a
+    ``dspy.Module``, or the path of one DSPy saved); None: a fresh one. ``repos``
     maps repository names to local git repositories and ``repo_roots`` are folders holding them
     (``DREAMER_REPOS`` adds more), from which cited lines are read and hashed.
     """
@@ -131,13 +133,16 @@ def extract(
     backend = f"lm:{lm_name(model)}" if model is not None else "rules"
     config = {"backend": backend, "gate_version": GATE_VERSION}
     usage = usage_for(model, max_failures) if model is not None else None
+    if model is not None and not hasattr(program, "forward"):
+        program = lm_backend.session_to_memories(program)
     reader = GitReader(roots=repo_roots, repos=repos)
     groups: dict[str | None, list[Session]] = defaultdict(list)
     for s in todo:
         groups[s.repo].append(s)
     try:
         for group_repo, sessions in groups.items():
-            _extract_repo(store, group_repo, sessions, model, reader, config, result, usage)
+            _extract_repo(store, group_repo, sessions, model, reader, config, result, usage,
+                          program)
     finally:
         reader.close()
         if usage is not None:
@@ -154,6 +159,7 @@ def _extract_repo(
     config: dict[str, Any],
     result: ExtractionResult,
     usage: LMUsage | None = None,
+    program: Any = None,
 ) -> None:
     previous_id = store.banks.alias(ALIAS, repo)
     previous = store.banks.get(previous_id) if previous_id else None
@@ -172,7 +178,7 @@ def _extract_repo(
             reader.locate(session.repo, session.metadata.get("repo_path"), view.commits),
             view.commits,
         )
-        candidates, failure = _propose(view, citer, model, usage)
+        candidates, failure = _propose(view, citer, model, usage, program)
         if failure:
             rejected_rows.append(
                 _rejection_row(session.id, None, "-", "lm", Reason.LM_ERROR, failure, "", now)
@@ -275,8 +281,8 @@ def _extract_repo(
         )
 
 
-def _propose(view: SessionView, citer: CodeCiter, model: Any,
-             usage: LMUsage | None = None) -> tuple[list[Candidate], str | None]:
+def _propose(view: SessionView, citer: CodeCiter, model: Any, usage: LMUsage | None = None,
+             program: Any = None) -> tuple[list[Candidate], str | None]:
     """The backend's candidates; if the model fails, exactly the offline rules' candidates and
     why it failed (counted in ``usage``, which stops the run after too many failures)."""
     if model is None:
@@ -284,7 +290,7 @@ def _propose(view: SessionView, citer: CodeCiter, model: Any,
     from dspy.utils.exceptions import DSPyError
 
     try:
-        found = lm_backend.propose(view, citer, model)
+        found = lm_backend.propose(view, citer, model, program)
     except (DSPyError, ValueError, TypeError) as exc:  # provider error, malformed answer
         if usage is not None:
             usage.failed("extract", exc)

@@ -67,11 +67,26 @@ def _signature() -> Any:
     return WriteMemories
 
 
-def session_to_memories() -> Any:
-    """The DSPy module (``dspy.Predict`` over ``WriteMemories``): digest -> drafts."""
+def session_to_memories(path: Any = None) -> Any:
+    """The extraction program: a ``dspy.Module`` (``write``, a ``dspy.Predict`` over
+    ``WriteMemories``), digest -> drafts; loaded with DSPy's ``load`` from ``path`` when given
+    (a program ``save`` wrote, for instance after compiling)."""
     import dspy
 
-    return dspy.Predict(_signature())
+    class ExtractProgram(dspy.Module):
+        """One session's digest -> the memories it teaches, each citing its events."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.write = dspy.Predict(_signature())
+
+        def forward(self, digest: str) -> Any:
+            return self.write(digest=digest)
+
+    program = ExtractProgram()
+    if path is not None:
+        program.load(str(path))
+    return program
 
 
 def digest(view: SessionView) -> str:
@@ -115,12 +130,15 @@ def _cut(text: str) -> str:
     )
 
 
-def propose(view: SessionView, citer: CodeCiter, lm: Any) -> list[Candidate]:
-    """Candidates written by the model for one session, with validated citations."""
+def propose(view: SessionView, citer: CodeCiter, lm: Any,
+            program: Any = None) -> list[Candidate]:
+    """Candidates written by the model (with ``program``, else a fresh extraction program) for
+    one session, with validated citations."""
     import dspy
 
+    program = program if program is not None else session_to_memories()
     with dspy.context(lm=lm):
-        drafts = session_to_memories()(digest=digest(view)).memories
+        drafts = program(digest=digest(view)).memories
     return [to_candidate(view, citer, MemoryDraft.model_validate(d)) for d in drafts or []]
 
 

@@ -245,7 +245,11 @@ def make_judge(context: StageContext) -> Judge | None:
         from dreamer.lm import usage_for
 
         context.lm_usage = usage_for(context.lm)
-    return Judge(context.lm, usage=context.lm_usage)
+    if context.program is None:
+        from dreamer.programs import DreamProgram
+
+        context.program = DreamProgram()
+    return Judge(context.lm, usage=context.lm_usage, program=context.program)
 
 
 def commits_of(memory: Memory) -> tuple[str, ...]:

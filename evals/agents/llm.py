@@ -1,9 +1,10 @@
 """The ``llm`` agent: a DSPy program that reads the pack and the candidates and picks a patch.
 
 Any litellm model string works (``--lm openai/gpt-4o-mini``, ``ollama_chat/qwen2.5-coder``...).
-The program is one ``dspy.Predict`` (``ChainOfThought`` with ``reasoning=True``) over the signature
-built by ``_signature()``: inputs ``problem_statement``, ``memory`` (the pack's text) and
-``candidates`` (each under ``### <id>``), outputs ``choice`` (a candidate id, or ``new``) and
+The program (``patch_program``) is a ``dspy.Module`` whose one predictor, ``dspy.Predict``
+(``ChainOfThought`` with ``reasoning=True``), answers the signature built by ``_signature()``:
+inputs ``problem_statement``, ``memory`` (the pack's text) and ``candidates`` (each under
+``### <id>``), outputs ``choice`` (a candidate id, or ``new``) and
 ``patch`` (a unified diff when the choice is ``new`` and ``allow_new`` is set). The LM is passed
 with ``dspy.context(lm=...)``, never configured globally; DSPy is imported on first use.
 """
@@ -39,6 +40,8 @@ class LlmConfig(BaseModel):
     """Accept a freshly written patch when the model answers ``new``."""
     cache: bool = False
     """Use DSPy's response cache."""
+    program: str | None = None
+    """A saved agent program (DSPy's ``save``) to load; None: a fresh one."""
 
 
 @lru_cache(maxsize=1)
@@ -60,6 +63,28 @@ def _signature() -> Any:
     return ChoosePatch
 
 
+def patch_program(reasoning: bool = False, path: str | None = None) -> Any:
+    """The agent's program: a ``dspy.Module`` whose ``choose`` predictor (``ChainOfThought``
+    with ``reasoning``) answers ``ChoosePatch``; loaded from ``path`` (DSPy's ``load``)."""
+    import dspy
+
+    class PatchProgram(dspy.Module):
+        """Problem, memory and candidates -> a candidate id (or ``new`` and a diff)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.choose = (dspy.ChainOfThought if reasoning else dspy.Predict)(_signature())
+
+        def forward(self, problem_statement: str, memory: str, candidates: str) -> Any:
+            return self.choose(problem_statement=problem_statement, memory=memory,
+                               candidates=candidates)
+
+    program = PatchProgram()
+    if path is not None:
+        program.load(path)
+    return program
+
+
 @AGENTS.register("llm")
 class LlmAgent(Agent):
     """Lets a language model choose (or write) the patch."""
@@ -71,6 +96,7 @@ class LlmAgent(Agent):
                  usage: Any = None) -> None:
         super().__init__(config)
         self._lm = lm
+        self._program: Any = None
         self.usage = usage
         """A ``dreamer.lm.LMUsage`` counting this agent's calls and failures (shared by the
         copies ``for_task`` makes); created with the LM when not given."""
@@ -98,7 +124,9 @@ class LlmAgent(Agent):
         from dspy.utils.exceptions import DSPyError
 
         cfg: LlmConfig = self.config  # type: ignore[assignment]
-        program = (dspy.ChainOfThought if cfg.reasoning else dspy.Predict)(_signature())
+        if self._program is None:
+            self._program = patch_program(cfg.reasoning, cfg.program)
+        program = self._program
         listing = "\n\n".join(
             f"### {c.id}\n{c.description}\n```diff\n{c.patch}\n```" for c in inp.candidates
         )
