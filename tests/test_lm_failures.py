@@ -130,3 +130,17 @@ def test_usage_stops_after_consecutive_failures_and_on_the_share() -> None:
     with pytest.raises(LMRunError, match="10 calls in a row"):
         for _ in range(10):
             burst.failed("linking", ValueError("x"))
+
+
+def test_lm_settings_layer_strategy_then_nightly_then_command_line() -> None:
+    from dreamer.lm import LMConfig
+    from dreamer.loop import NightlyConfig, lm_settings
+
+    strategy = LMConfig(model="openai/a", base_url="http://127.0.0.1:1/v1", max_failures=0.2)
+    nightly = NightlyConfig.model_validate({"lm": {"model": "openai/b"}}).lm
+    cfg = lm_settings(strategy, nightly, {"max_failures": 0.5, "base_url": None})
+    assert (cfg.model, cfg.base_url, cfg.max_failures) == ("openai/b", "http://127.0.0.1:1/v1",
+                                                           0.5)
+    assert lm_settings(None, "offline").offline and lm_settings().offline
+    with pytest.raises(ValueError):
+        LMConfig(model="openai/a", max_failures=2)
