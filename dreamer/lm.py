@@ -10,11 +10,14 @@ thread only). DSPy and litellm are imported inside these functions: they cost se
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from dreamer.errors import ConfigError
+from pydantic import BaseModel, ConfigDict, Field
+
+from dreamer.errors import ConfigError, LMRunError
 
 
 def _quiet_imports() -> None:
@@ -22,20 +25,177 @@ def _quiet_imports() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
-def make_lm(model: str | None, *, temperature: float = 0.0, cache: bool = True) -> Any | None:
-    """A ``dspy.LM`` for a litellm model string (``openai/gpt-4o-mini``, ``ollama/llama3``...);
-    ``None`` (or ``""``, ``"none"``, ``"offline"``) gives the offline default, ``None``."""
-    if model is None or model.strip().lower() in {"", "none", "offline"}:
+DEFAULT_MAX_FAILURES = 0.05
+"""The share of LM calls a run may lose (each then decided by the offline rule) before it
+aborts."""
+FAILURES_IN_A_ROW = 10
+"""A run aborts at once after this many consecutive failed LM calls, whatever the share."""
+_OFFLINE = {"", "none", "offline"}
+
+
+class LMConfig(BaseModel):
+    """The language model of a run, as the strategy or nightly YAML (``lm:``) and the command
+    line (``--lm``, ``--lm-base-url``, ``--lm-api-key-env``, ``--lm-max-failures``) give it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str | None = None
+    """A litellm model string (``openai/gpt-4o-mini``, ``openai/gemma3`` behind a local
+    OpenAI-compatible server); None or ``offline``: no model."""
+    base_url: str | None = None
+    """The server's base URL (``http://127.0.0.1:8080/v1``); None: the provider's default."""
+    api_key_env: str | None = None
+    """The environment variable holding the key (never the key itself in a file)."""
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    cache: bool = True
+    """DSPy's response cache (tests turn it off)."""
+    num_retries: int = Field(default=2, ge=0)
+    """Retries of a transient provider error, with DSPy's backoff."""
+    max_failures: float = Field(default=DEFAULT_MAX_FAILURES, ge=0.0, le=1.0)
+    """The share of failed calls above which the run aborts."""
+
+    @property
+    def offline(self) -> bool:
+        return self.model is None or self.model.strip().lower() in _OFFLINE
+
+    def merged(self, **overrides: Any) -> LMConfig:
+        """This config with the ``overrides`` that are not None (the command line wins)."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return self.model_validate({**self.model_dump(), **given}) if given else self
+
+
+def make_lm(
+    model: Any, *, base_url: str | None = None, api_key: str | None = None,
+    api_key_env: str | None = None, temperature: float = 0.0, max_tokens: int | None = None,
+    cache: bool = True, num_retries: int = 2,
+) -> Any | None:
+    """The one LM factory of dreamer: a ``dspy.LM`` for a litellm model string
+    (``openai/gpt-4o-mini``, ``ollama_chat/llama3``...), optionally at ``base_url`` (any
+    OpenAI-compatible server) with ``api_key`` or the key in ``$api_key_env``.
+
+    ``None`` (or ``""``, ``"none"``, ``"offline"``) gives the offline default, ``None``; an
+    :class:`LMConfig` is read field by field; an LM object (a ``dspy.LM``, for instance one
+    over a canned engine) is passed through unchanged.
+    """
+    if isinstance(model, LMConfig):
+        cfg = model
+        return make_lm(cfg.model, base_url=cfg.base_url, api_key=api_key,
+                       api_key_env=cfg.api_key_env, temperature=cfg.temperature,
+                       max_tokens=cfg.max_tokens, cache=cfg.cache, num_retries=cfg.num_retries)
+    if model is not None and not isinstance(model, str):
+        return model
+    if model is None or model.strip().lower() in _OFFLINE:
         return None
     if "/" not in model:
         raise ConfigError(
             f"language model {model!r} is not a litellm model string; write PROVIDER/NAME, "
             "for example openai/gpt-4o-mini"
         )
+    if api_key is None and api_key_env:
+        api_key = os.environ.get(api_key_env)
+        if api_key is None:
+            raise ConfigError(f"--lm-api-key-env {api_key_env}: the environment variable "
+                              f"{api_key_env} is not set")
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise ConfigError(f"--lm-base-url {base_url!r} is not an http(s) URL")
+    if base_url is not None and api_key is None:
+        api_key = "local"  # OpenAI-compatible local servers ignore it; litellm requires one
     _quiet_imports()
     import dspy
 
-    return dspy.LM(model, temperature=temperature, cache=cache)
+    client: dict[str, Any] = {}
+    if base_url is not None:
+        client["api_base"] = base_url
+    if api_key is not None:
+        client["api_key"] = api_key
+    return dspy.LM(model, temperature=temperature, max_tokens=max_tokens, cache=cache,
+                   num_retries=num_retries, **client)
+
+
+def probe(lm: Any) -> None:
+    """One trial call before a run: raises :class:`LMRunError` saying why when the model is
+    unreachable, refuses the request or answers nothing. Never cached."""
+    if lm is None:
+        return
+    name = lm_name(lm)
+    try:
+        trial = lm.copy(cache=False, num_retries=0) if hasattr(lm, "copy") else lm
+        answers = trial("Answer with the single word: ready")
+    except Exception as exc:  # what the provider said is the reason the run cannot start
+        raise LMRunError(
+            f"the language model {name} failed its trial call, so the run did not start: "
+            f"{type(exc).__name__}: {_short(exc)}") from exc
+    if not answers or not any(str(a).strip() for a in answers):
+        raise LMRunError(f"the language model {name} answered its trial call with nothing")
+
+
+def _short(exc: BaseException, limit: int = 400) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+@dataclass
+class LMUsage:
+    """What a run asked its LM: calls, failures (provider errors and unparsable answers) and
+    fallbacks (decisions the offline rule made instead). Thread-safe.
+
+    ``failed`` raises :class:`LMRunError` after ``FAILURES_IN_A_ROW`` consecutive failures;
+    ``check`` raises when the share of failures passes ``max_failures``.
+    """
+
+    model: str | None = None
+    max_failures: float = DEFAULT_MAX_FAILURES
+    calls: int = 0
+    failures: int = 0
+    fallbacks: int = 0
+    by_kind: dict[str, int] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+    _in_a_row: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def ok(self) -> None:
+        with self._lock:
+            self.calls += 1
+            self._in_a_row = 0
+
+    def failed(self, where: str, exc: BaseException, fallback: bool = True) -> None:
+        """Count a failed call of ``where`` (and its fallback to the offline rule)."""
+        kind = type(exc).__name__
+        with self._lock:
+            self.calls += 1
+            self.failures += 1
+            self.fallbacks += int(fallback)
+            self._in_a_row += 1
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+            if len(self.reasons) < 5:
+                self.reasons.append(f"{where}: {kind}: {_short(exc, 200)}")
+            in_a_row = self._in_a_row
+        if in_a_row >= FAILURES_IN_A_ROW:
+            raise LMRunError(
+                f"the language model {self.model} failed {in_a_row} calls in a row; the run "
+                f"stopped (first: {self.reasons[0]})") from exc
+
+    @property
+    def failure_rate(self) -> float:
+        return self.failures / self.calls if self.calls else 0.0
+
+    def check(self, what: str = "the run") -> None:
+        """Raise :class:`LMRunError` when failures passed ``max_failures`` of the calls."""
+        if self.calls and self.failure_rate > self.max_failures:
+            raise LMRunError(
+                f"{what} stopped: the language model {self.model} failed {self.failures} of "
+                f"{self.calls} calls ({self.failure_rate:.0%} > the {self.max_failures:.0%} "
+                f"allowed by --lm-max-failures); first failures: {'; '.join(self.reasons)}")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "calls": self.calls, "failures": self.failures,
+                "fallbacks": self.fallbacks, "failure_rate": round(self.failure_rate, 4),
+                "by_kind": dict(sorted(self.by_kind.items()))}
+
+
+def usage_for(lm: Any, max_failures: float = DEFAULT_MAX_FAILURES) -> LMUsage:
+    return LMUsage(model=lm_name(lm), max_failures=max_failures)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dreamer.configs import load_config
 from dreamer.gate import GateDecision, GateEvidence, decide, load_gate
+from dreamer.lm import LMConfig
 from dreamer.models import Bank, MemoryPack
 from dreamer.store import Store
 
@@ -60,6 +61,9 @@ class NightlyConfig(BaseModel):
     """Parallel attempts; default: all cores."""
     permutations: int = Field(3, ge=1)
     """Relabellings of the candidate ids each held-out task runs under."""
+    lm: LMConfig | None = None
+    """The language model of extraction and dreaming (``model``, ``base_url``,
+    ``api_key_env``, ``max_failures``...); None: the strategy's, else offline."""
 
 
 def load_nightly(ref: str | Path = "default", **overrides: Any) -> NightlyConfig:
@@ -92,23 +96,54 @@ def ingest_sources(store: Store, config: NightlyConfig) -> dict[str, Any]:
                                   for q in report.quarantined]}
 
 
-def extract_new(store: Store, config: NightlyConfig, lm: Any = None) -> dict[str, Any]:
-    """Extract the sessions not extracted yet; returns the extraction summary."""
-    from dreamer.extract import extract
+def lm_settings(*layers: Any) -> LMConfig:
+    """The LM settings of a run: each layer (an ``LMConfig``, a dict of its fields, a model
+    string, or None) over the previous one, so the command line wins over the nightly config,
+    which wins over the strategy."""
+    cfg = LMConfig()
+    for layer in layers:
+        if layer is None:
+            continue
+        if isinstance(layer, str):
+            layer = {"model": layer}
+        if isinstance(layer, LMConfig):
+            layer = layer.model_dump(exclude_unset=True)
+        cfg = cfg.merged(**layer)
+    return cfg
 
-    result = extract(store, lm=lm, repo_roots=[project_path(r) for r in config.repo_roots])
+
+def extract_new(store: Store, config: NightlyConfig, lm: Any = None) -> dict[str, Any]:
+    """Extract the sessions not extracted yet; returns the extraction summary. ``lm`` (a model
+    string, LM settings, or a ``dspy.LM``) goes over the config's ``lm``."""
+    from dreamer.extract import extract
+    from dreamer.lm import make_lm
+
+    cfg = lm_settings(config.lm, None if _is_lm(lm) else lm)
+    model = lm if _is_lm(lm) else make_lm(cfg)
+    result = extract(store, lm=model, repo_roots=[project_path(r) for r in config.repo_roots],
+                     max_failures=cfg.max_failures)
     return result.to_json()
+
+
+def _is_lm(value: Any) -> bool:
+    return value is not None and not isinstance(value, str | dict | LMConfig)
 
 
 def dream_for(store: Store, repo: str, strategy: str, lm: Any = None,
               alias: str | None = "candidate") -> tuple[str, dict[str, Any]]:
-    """Dream ``repo``'s extraction bank with ``strategy``: (candidate bank id, dream metrics)."""
+    """Dream ``repo``'s extraction bank with ``strategy``: (candidate bank id, dream metrics).
+    ``lm`` (a model string, LM settings, or a ``dspy.LM``) goes over the strategy's ``lm``; an
+    LM failing past its threshold raises ``LMRunError`` before the bank is stored."""
+    from dreamer.lm import make_lm, usage_for
     from dreamer.pipeline import dream, make_context, store_dream
     from dreamer.strategy import load_strategy
 
     bank = extraction_bank(store, repo)
     plan = load_strategy(strategy)
-    result = dream(bank, plan, make_context(plan, lm=lm))
+    cfg = lm_settings(plan.lm, None if _is_lm(lm) else lm)
+    model = lm if _is_lm(lm) else make_lm(cfg)
+    usage = usage_for(model, cfg.max_failures) if model is not None else None
+    result = dream(bank, plan, make_context(plan, lm=model, lm_usage=usage))
     store_dream(store, result, alias=alias)
     return result.bank.id, result.metrics
 

@@ -38,9 +38,17 @@ def active_tokens(bank: Bank) -> int:
 
 
 def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> Any:
-    """The stage context for ``strategy``: its similarity backend, the LM, and ``fields``."""
+    """The stage context for ``strategy``: its similarity backend, the LM, and ``fields``.
+    With an LM, the stages run the strategy's saved program (``program:``) when it names one,
+    else a fresh ``DreamProgram``."""
     from dreamer.stages import Similarity, StageContext
 
+    if lm is not None and fields.get("program") is None:
+        from dreamer.programs import DreamProgram, load_dream_program
+
+        path = strategy.program_path()
+        fields["program"] = (load_dream_program(path, strategy) if path is not None
+                             else DreamProgram(strategy=strategy))
     return StageContext(similarity=Similarity(strategy.embedding), lm=lm, **fields)
 
 
@@ -50,6 +58,10 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
     from dreamer.stages import STAGES
 
     context = context if context is not None else make_context(strategy)
+    if context.lm is not None and context.lm_usage is None:
+        from dreamer.lm import usage_for
+
+        context.lm_usage = usage_for(context.lm)
     current: Bank = bank
     provenance: list[ProvenanceEntry] = []
     stage_metrics: dict[str, dict[str, Any]] = {}
@@ -65,6 +77,9 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
         }
         current, tokens = result.bank, after
         provenance.extend(result.provenance)
+    lm_usage = _lm_usage(context)
+    if context.lm_usage is not None:
+        context.lm_usage.check(f"the dream of {bank.id} with strategy {strategy.name}")
     touched = {i for entry in provenance for i in entry.inputs}
     provenance.extend(
         ProvenanceEntry(stage="pipeline", action="kept", inputs=(m.id,), output=m.id,
@@ -73,7 +88,8 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
     )
     origin = BankOrigin(
         kind="dream",
-        config={"strategy": strategy.model_dump(mode="json"), "lm": lm_name(context.lm)},
+        config={"strategy": strategy.model_dump(mode="json"), "lm": lm_name(context.lm),
+                "lm_usage": lm_usage},
         config_hash=strategy.config_hash(),
         note=f"dream of {bank.id} with strategy {strategy.name}",
     )
@@ -86,9 +102,17 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
         "active_tokens": {"before": before_tokens, "after": tokens},
         "memories": len(candidate.memories),
         "stages": stage_metrics,
+        "lm_usage": lm_usage,
     }
     prov = tuple(provenance)
     return DreamResult(candidate, BankDiff.between(bank, candidate, prov), prov, metrics)
+
+
+def _lm_usage(context: Any) -> dict[str, Any]:
+    """The LM calls, failures and fallbacks of the dream (all zero offline)."""
+    if context.lm_usage is None:
+        return {"model": None, "calls": 0, "failures": 0, "fallbacks": 0}
+    return dict(context.lm_usage.as_dict())
 
 
 def store_dream(store: Any, result: DreamResult, alias: str | None = "candidate") -> Path:

@@ -8,13 +8,22 @@ and ``-S stage.key=value``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    model_validator,
+)
 
 from dreamer.configs import config_path, config_roots, read_yaml
 from dreamer.errors import ConfigError
+from dreamer.lm import LMConfig
 from dreamer.models import content_hash
 
 
@@ -42,6 +51,22 @@ class Strategy(BaseModel):
     """Similarity backend for every stage: the packaged MiniLM model, or TF-IDF (fast tests)."""
     stages: tuple[StageSpec, ...] = ()
     """The stages in the order they run; empty is the identity."""
+    lm: LMConfig | None = None
+    """The language model the stages consult (``model``, ``base_url``, ``api_key_env``,
+    ``max_failures``...); None: offline. ``--lm`` and its companions override it."""
+    program: str | None = None
+    """The saved dream program (DSPy's JSON, written by ``dreamer optimize``) the stages run
+    with an LM, relative to the strategy file; None: the uncompiled program."""
+
+    _folder: Path | None = PrivateAttr(default=None)
+
+    def program_path(self) -> Path | None:
+        """The saved program's file: ``program`` as given when absolute, else relative to the
+        strategy's folder (or the working directory for a strategy built in code)."""
+        if self.program is None:
+            return None
+        path = Path(self.program)
+        return path if path.is_absolute() or self._folder is None else self._folder / path
 
     @model_validator(mode="after")
     def _stages_once(self) -> Strategy:
@@ -53,7 +78,11 @@ class Strategy(BaseModel):
 
     def config_hash(self) -> str:
         """A stable hash of the whole strategy: same hash, same dream."""
-        return content_hash(self.model_dump(mode="json"), prefix="strat_", length=16)
+        dumped = self.model_dump(mode="json")
+        for key in ("lm", "program"):  # unset, they leave the hash of older strategies as it was
+            if dumped.get(key) is None:
+                dumped.pop(key, None)
+        return content_hash(dumped, prefix="strat_", length=16)
 
     def stage_configs(self) -> list[tuple[str, Any]]:
         """(name, validated Config) per stage; unknown stages or keys raise ConfigError."""
@@ -88,6 +117,7 @@ def load_strategy(ref: str) -> Strategy:
     data = read_yaml(path)
     try:
         strategy = Strategy.model_validate({"name": path.stem, **data})
+        strategy._folder = path.parent
     except ValidationError as exc:
         raise ConfigError(f"strategy file {path} is invalid: {_errors(exc)}") from exc
     strategy.stage_configs()  # fail now, not halfway through a dream
@@ -131,6 +161,7 @@ def modify(strategy: Strategy, skip: list[str] | tuple[str, ...] = (),
     except ValidationError as exc:
         raise ConfigError(f"-S: {_errors(exc)}") from exc
     new.stage_configs()
+    new._folder = strategy._folder
     return new
 
 

@@ -35,7 +35,7 @@ def ingest(config_ref: str) -> dict[str, Any]:
 
 
 @task(retries=1, retry_delay_seconds=5, cache_policy=NO_CACHE)
-def extract(config_ref: str, lm: str | None) -> dict[str, Any]:
+def extract(config_ref: str, lm: str | dict[str, Any] | None) -> dict[str, Any]:
     return extract_new(open_store(), load_nightly(config_ref), lm=lm)
 
 
@@ -48,7 +48,7 @@ def _dream_key(_context: Any, args: dict[str, Any]) -> str:
 
 
 @task(cache_key_fn=_dream_key, persist_result=True)
-def dream(repo: str, strategy: str, lm: str | None) -> str:
+def dream(repo: str, strategy: str, lm: str | dict[str, Any] | None) -> str:
     bank_id, _ = dream_for(open_store(), repo, strategy, lm=lm)
     return bank_id
 
@@ -84,7 +84,8 @@ def promote(gate_run: dict[str, Any]) -> dict[str, Any]:
 
 
 @flow(name="nightly-dream", log_prints=True)
-def nightly_dream(config_ref: str = "default", lm: str | None = None) -> list[dict[str, Any]]:
+def nightly_dream(config_ref: str = "default",
+                  lm: str | dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """One nightly run of the configuration ``config_ref`` (``configs/nightly/<name>.yaml``)."""
     config = load_nightly(config_ref)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")

@@ -51,3 +51,37 @@ def store_or_exit():  # type: ignore[no-untyped-def]
         return open_store()
     except StoreError as exc:
         fail(str(exc), code=3)
+
+
+LM_BASE_URL_HELP = "Base URL of an OpenAI-compatible server for --lm (e.g. http://127.0.0.1:8080/v1)."
+LM_KEY_ENV_HELP = "Environment variable holding the LM's API key (never the key itself)."
+LM_MAX_FAILURES_HELP = ("Share of failed LM calls (0-1) above which the run aborts with exit code 4 "
+                        "and moves no alias (default 0.05).")
+
+
+def open_lm(config: Any = None, **overrides: Any) -> tuple[Any, Any]:
+    """(the LM, its ``LMConfig``) from a config (YAML's ``lm:``) with command-line ``overrides``
+    (``model``, ``base_url``, ``api_key_env``, ``max_failures``), after one trial call; exits
+    with ``LM_EXIT_CODE`` saying why when the model is unreachable, 2 when the settings are
+    invalid. The LM is None offline."""
+    from pydantic import ValidationError
+
+    from dreamer.errors import LM_EXIT_CODE, ConfigError, LMRunError
+    from dreamer.lm import LMConfig, make_lm, probe
+
+    try:
+        base = config if isinstance(config, LMConfig) else LMConfig.model_validate(config or {})
+        cfg = base.merged(**overrides)
+    except ValidationError as exc:
+        fail(f"invalid LM settings: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}", code=2)
+    if cfg.offline:
+        return None, cfg
+    try:
+        lm = make_lm(cfg)
+    except ConfigError as exc:
+        fail(str(exc), code=2)
+    try:
+        probe(lm)
+    except LMRunError as exc:
+        fail(str(exc), code=LM_EXIT_CODE)
+    return lm, cfg

@@ -8,10 +8,23 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, esc, fail, print_json, store_or_exit
+from dreamer.commands.common import (
+    LM_BASE_URL_HELP,
+    LM_KEY_ENV_HELP,
+    LM_MAX_FAILURES_HELP,
+    console,
+    esc,
+    fail,
+    open_lm,
+    print_json,
+    store_or_exit,
+)
 
 _SKIP = typer.Option("--skip-stage", help="Leave this stage out (repeatable).")
 _SET = typer.Option("-S", "--set", help="stage.key=value, or embedding=tfidf (repeatable).")
+_BASE_URL = typer.Option("--lm-base-url", help=LM_BASE_URL_HELP)
+_KEY_ENV = typer.Option("--lm-api-key-env", help=LM_KEY_ENV_HELP)
+_MAX_FAILURES = typer.Option("--lm-max-failures", help=LM_MAX_FAILURES_HELP)
 
 
 def register(app: typer.Typer) -> None:
@@ -22,15 +35,24 @@ def register(app: typer.Typer) -> None:
         skip_stage: Annotated[list[str] | None, _SKIP] = None,
         setting: Annotated[list[str] | None, _SET] = None,
         lm: Annotated[str | None, typer.Option(
-            "--lm", help="litellm model for the stages' judgement (default: offline).")] = None,
+            "--lm", help="litellm model for the stages' judgement (default: the strategy's "
+            "lm, else offline).")] = None,
+        lm_base_url: Annotated[str | None, _BASE_URL] = None,
+        lm_api_key_env: Annotated[str | None, _KEY_ENV] = None,
+        lm_max_failures: Annotated[float | None, _MAX_FAILURES] = None,
         repo: Annotated[str | None, typer.Option(help="Repository of the bank alias.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Dream: write a consolidated candidate bank (alias `candidate`), diff and provenance."""
+        """Dream: write a consolidated candidate bank (alias `candidate`), diff and provenance.
+        With an LM, a trial call comes first; an unreachable LM, or failures past
+        --lm-max-failures, stop the dream with exit code 4 and no alias moves."""
         from dreamer.pipeline import store_dream
 
         store = store_or_exit()
-        the_bank, strat, lm_obj = _prepare(store, bank, repo, strategy, skip_stage, setting, lm)
+        lm_opts = {"model": lm, "base_url": lm_base_url, "api_key_env": lm_api_key_env,
+                   "max_failures": lm_max_failures}
+        the_bank, strat, lm_obj = _prepare(store, bank, repo, strategy, skip_stage, setting,
+                                           lm_opts)
         result = _run(store, the_bank, strat, lm_obj)
         report = store_dream(store, result)
         summary = _summary(result, the_bank.id) | {"alias": "candidate", "report": str(report)}
@@ -43,6 +65,10 @@ def register(app: typer.Typer) -> None:
         for key in ("active_memories", "active_tokens"):
             out.print(f"  {key.replace('_', ' ')}: {summary[key]['before']} -> "
                       f"{summary[key]['after']}")
+        usage = result.metrics.get("lm_usage") or {}
+        if usage.get("model"):
+            out.print(f"  LM {esc(usage['model'])}: {usage['calls']} calls, {usage['failures']} "
+                      f"failed, {usage['fallbacks']} decided by the offline rule", highlight=False)
         for name, counts in summary["stages"].items():
             shown = ", ".join(f"{k}={v}" for k, v in counts.items()
                               if isinstance(v, int) and v) or "no change"
@@ -86,6 +112,9 @@ def register(app: typer.Typer) -> None:
         setting: Annotated[list[str] | None, _SET] = None,
         agent: Annotated[str, typer.Option(help="The harness's agent.")] = "selector",
         lm: Annotated[str | None, typer.Option("--lm", help="litellm model (stages).")] = None,
+        lm_base_url: Annotated[str | None, _BASE_URL] = None,
+        lm_api_key_env: Annotated[str | None, _KEY_ENV] = None,
+        lm_max_failures: Annotated[float | None, _MAX_FAILURES] = None,
         repo: Annotated[str | None, typer.Option(
             help="Repository of the bank alias; with --suite, only this repository's tasks "
                  "are evaluated.")] = None,
@@ -98,6 +127,8 @@ def register(app: typer.Typer) -> None:
         over placebo with its interval, the controls, and what each stage's removal changes."""
         from dreamer.strategy import list_strategies
 
+        lm_opts = {"model": lm, "base_url": lm_base_url, "api_key_env": lm_api_key_env,
+                   "max_failures": lm_max_failures}
         names = strategies or ["none", "default",
                                *(n for n in list_strategies() if n.startswith("no-"))]
         store = store_or_exit()
@@ -113,10 +144,11 @@ def register(app: typer.Typer) -> None:
         for name in names:
             if bank is None:
                 row: dict[str, Any] = {"strategy": name, **_dream_union(
-                    store, sorted({t.repo for t in tasks or ()}), name, setting, lm)}
+                    store, sorted({t.repo for t in tasks or ()}), name, setting, lm_opts)}
                 union: Any = store.banks.get(row["bank"])
             else:
-                the_bank, strat, lm_obj = _prepare(store, bank, repo, name, None, setting, lm)
+                the_bank, strat, lm_obj = _prepare(store, bank, repo, name, None, setting,
+                                                   lm_opts)
                 result = _run(store, the_bank, strat, lm_obj)
                 store.banks.put(result.bank)  # kept for later study; no alias moves
                 row = {"strategy": name, **_summary(result, the_bank.id)}
@@ -133,7 +165,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _prepare(store: Any, bank: str, repo: str | None, strategy: str, skip: list[str] | None,
-             sets: list[str] | None, lm: str | None) -> tuple[Any, Any, Any]:
+             sets: list[str] | None, lm: dict[str, Any]) -> tuple[Any, Any, Any]:
     from dreamer.errors import DreamerError
 
     strat, lm_obj = _strategy(strategy, skip, sets, lm)
@@ -144,31 +176,49 @@ def _prepare(store: Any, bank: str, repo: str | None, strategy: str, skip: list[
 
 
 def _strategy(strategy: str, skip: list[str] | None, sets: list[str] | None,
-              lm: str | None) -> tuple[Any, Any]:
-    """The strategy with ``--skip-stage`` and ``-S`` applied, and the LM (None offline)."""
+              lm: dict[str, Any] | None) -> tuple[Any, Any]:
+    """The strategy with ``--skip-stage`` and ``-S`` applied, and the LM (None offline): the
+    strategy's ``lm`` with the command line's ``lm`` settings over it, tried once (exit 4 when
+    it does not answer)."""
     from dreamer.errors import DreamerError
-    from dreamer.lm import make_lm
     from dreamer.strategy import load_strategy, modify
 
     try:
-        return modify(load_strategy(strategy), skip or [], sets or []), make_lm(lm)
+        strat = modify(load_strategy(strategy), skip or [], sets or [])
     except DreamerError as exc:
         fail(str(exc), code=2)
+    lm_obj, cfg = open_lm(strat.lm, **(lm or {}))
+    if lm_obj is not None:
+        from dreamer.lm import usage_for
+
+        lm_obj = (lm_obj, usage_for(lm_obj, cfg.max_failures))
+    return strat, lm_obj
 
 
 def _run(store: Any, bank: Any, strategy: Any, lm: Any) -> Any:
-    """Dream with the sessions the bank cites as context (for branches)."""
+    """Dream with the sessions the bank cites as context (for branches). ``lm`` is None or
+    (the LM, a fresh usage count with the run's failure threshold). An LM that fails past the
+    threshold exits with code 4 before anything is stored."""
+    from dreamer.errors import LM_EXIT_CODE, LMRunError
+    from dreamer.lm import usage_for
     from dreamer.models import CitationKind
     from dreamer.pipeline import dream, make_context
 
     ids = sorted({c.ref.split(":", 1)[0] for m in bank.memories for c in m.citations
                   if c.kind is CitationKind.SESSION})
     sessions = {s.id: s for s in store.evidence.sessions(ids=ids)} if ids else {}
-    return dream(bank, strategy, make_context(strategy, lm, sessions=sessions))
+    model, usage = lm if lm is not None else (None, None)
+    if usage is not None:  # one count per dream
+        usage = usage_for(model, usage.max_failures)
+    context = make_context(strategy, model, sessions=sessions, lm_usage=usage)
+    try:
+        return dream(bank, strategy, context)
+    except LMRunError as exc:
+        fail(str(exc), code=LM_EXIT_CODE)
 
 
 def _dream_union(store: Any, repos: list[str], strategy: str, sets: list[str] | None,
-                 lm: str | None) -> dict[str, Any]:
+                 lm: dict[str, Any] | None) -> dict[str, Any]:
     """Dream each repository's extraction bank and keep the union of the candidates (the
     router's scope filter keeps each task to its repository): a suite spanning several
     repositories is evaluated on one bank, as ``dreamer.loop.dream_union`` builds it. Returns

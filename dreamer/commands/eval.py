@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, esc, fail, print_json
+from dreamer.commands.common import (
+    LM_BASE_URL_HELP,
+    LM_KEY_ENV_HELP,
+    LM_MAX_FAILURES_HELP,
+    console,
+    esc,
+    fail,
+    print_json,
+)
 
 _BUDGETS = "0,256,512,1024,2048,4096,all"
 _MARK = {"resolved": "[green]✓[/green]", "unresolved": "[red]✗[/red]",
@@ -26,6 +34,9 @@ def register(app: typer.Typer) -> None:
         budgets: Annotated[str, typer.Option(help="Token budgets; 'all' = no limit.")] = _BUDGETS,
         lm: Annotated[str | None, typer.Option(
             "--lm", help="litellm model for --agent llm.")] = None,
+        lm_base_url: Annotated[str | None, typer.Option(help=LM_BASE_URL_HELP)] = None,
+        lm_api_key_env: Annotated[str | None, typer.Option(help=LM_KEY_ENV_HELP)] = None,
+        lm_max_failures: Annotated[float, typer.Option(help=LM_MAX_FAILURES_HELP)] = 0.05,
         option: Annotated[list[str] | None, typer.Option(
             "-A", "--agent-option", help="Agent option KEY=VALUE (repeatable).")] = None,
         compare: Annotated[str | None, typer.Option(
@@ -49,11 +60,16 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
         """Run every task of SUITE at every budget with BANK's packs; print, plot and track."""
-        from dreamer.errors import DreamerError
+        from dreamer.errors import LM_EXIT_CODE, DreamerError, LMRunError
 
+        lm_settings = {"base_url": lm_base_url, "api_key_env": lm_api_key_env,
+                       "max_failures": lm_max_failures}
         try:
             _run(suite, bank, agent, budgets, lm, option or [], compare, repo, split, timeout,
-                 workers, controls, permutations, seed, run_dir, track, as_json, repos_dir)
+                 workers, controls, permutations, seed, run_dir, track, as_json, repos_dir,
+                 lm_settings)
+        except LMRunError as exc:
+            fail(str(exc), code=LM_EXIT_CODE)
         except (DreamerError, ValueError) as exc:
             fail(str(exc), code=2)
 
@@ -61,7 +77,8 @@ def register(app: typer.Typer) -> None:
 def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | None,
          options: list[str], compare_ref: str | None, repo: str | None, split: str | None,
          timeout: float, workers: int | None, controls: bool, permutations: int, seed: int,
-         run_dir: Path | None, track: bool, as_json: bool, repos_dir: Path | None = None) -> None:
+         run_dir: Path | None, track: bool, as_json: bool, repos_dir: Path | None = None,
+         lm_settings: dict[str, Any] | None = None) -> None:
     from datetime import UTC, datetime
 
     from dreamer import settings
@@ -93,13 +110,19 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
     folder = run_dir or settings.home() / "runs" / f"eval-{stamp}-{os.getpid()}"
     pool, times = _placebo_pool_and_times(suite, repos, bank_ref)
+    worker = _llm_agent(agent_options, lm_settings or {}) if agent == "llm" else None
     result = run_suite(tasks, the_bank, config, folder, compare=other, placebo_pool=pool,
-                       source_times=times)
+                       source_times=times, agent=worker)
+    if worker is not None:
+        summary_usage = worker.usage.as_dict()
+        worker.usage.check(f"the evaluation with --agent llm on {suite}")
     folder.mkdir(parents=True, exist_ok=True)
     result.table.to_csv(folder / "results.csv", index=False)
     plot = plot_suite(result, folder / "success_vs_tokens.png")
     summary = result.summary()
     summary["plot"] = str(plot)
+    if worker is not None:
+        summary["lm_usage"] = summary_usage
     if track:
         from evals.tracking import log_suite
 
@@ -135,6 +158,28 @@ def _placebo_pool_and_times(suite: str, repos: set[str], bank_ref: str | None
     except Exception:
         return pool, suite_times(suite)
     return pool, SourceTimes(store, folder)
+
+
+def _llm_agent(options: dict[str, Any], lm_settings: dict[str, Any]) -> Any:
+    """The ``llm`` agent with its LM built by ``dreamer.lm.make_lm`` and tried once (exits 4
+    when the model is unreachable); its ``usage`` counts every call and failure."""
+    from dreamer.commands.common import open_lm
+    from dreamer.lm import usage_for
+    from evals.agents.base import make_agent
+    from evals.agents.llm import LlmAgent, LlmConfig
+
+    max_failures = lm_settings.get("max_failures", 0.05)
+    for key in ("base_url", "api_key_env"):
+        if lm_settings.get(key) is not None:
+            options[key] = lm_settings[key]
+    agent = make_agent("llm", options)
+    assert isinstance(agent, LlmAgent) and isinstance(agent.config, LlmConfig)
+    cfg = agent.config
+    lm, _ = open_lm({"model": cfg.model, "base_url": cfg.base_url,
+                     "api_key_env": cfg.api_key_env, "temperature": cfg.temperature,
+                     "max_tokens": cfg.max_tokens, "cache": cfg.cache})
+    agent.use(lm, usage_for(lm, max_failures))
+    return agent
 
 
 def _option(text: str) -> tuple[str, Any]:

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json, store_or_exit
+from dreamer.commands.common import (
+    LM_BASE_URL_HELP,
+    LM_KEY_ENV_HELP,
+    LM_MAX_FAILURES_HELP,
+    console,
+    fail,
+    open_lm,
+    print_json,
+    store_or_exit,
+)
 
 _RELATIVE = re.compile(r"^(\d+)\s*([mhdw])$")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -43,6 +52,10 @@ def register(app: typer.Typer) -> None:
                 "the offline rules."
             ),
         ] = None,
+        lm_base_url: Annotated[str | None, typer.Option(help=LM_BASE_URL_HELP)] = None,
+        lm_api_key_env: Annotated[str | None, typer.Option(help=LM_KEY_ENV_HELP)] = None,
+        lm_max_failures: Annotated[
+            float | None, typer.Option(help=LM_MAX_FAILURES_HELP)] = None,
         repos: Annotated[
             list[Path] | None,
             typer.Option(
@@ -58,14 +71,19 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Extract evidenced memories from new sessions into a new extraction bank version."""
-        from dreamer.errors import DreamerError
+        from dreamer.errors import LM_EXIT_CODE, DreamerError, LMRunError
         from dreamer.extract import extract as run_extract
 
         store = store_or_exit()
+        model, lm_cfg = open_lm(None, model=lm, base_url=lm_base_url,
+                                api_key_env=lm_api_key_env, max_failures=lm_max_failures)
         try:
             result = run_extract(
-                store, repo=repo, since=parse_since(since), lm=lm, repo_roots=list(repos or [])
+                store, repo=repo, since=parse_since(since), lm=model,
+                repo_roots=list(repos or []), max_failures=lm_cfg.max_failures,
             )
+        except LMRunError as exc:
+            fail(str(exc), code=LM_EXIT_CODE)
         except DreamerError as exc:
             fail(str(exc))
         if as_json:
@@ -83,6 +101,10 @@ def register(app: typer.Typer) -> None:
             out.print(f"bank {bank} (alias extraction of {bank_repo})", highlight=False)
         if not result.banks:
             out.print("no new bank: nothing new was kept", highlight=False)
+        if result.lm_usage:
+            u = result.lm_usage
+            out.print(f"LM {u['model']}: {u['calls']} calls, {u['failures']} failed "
+                      f"(each fell back to the rules)", highlight=False, markup=False)
         if explain:
             for r in result.rejections:
                 where = f"{r.session_id}:{r.event_seq}" if r.event_seq is not None else r.session_id

@@ -7,7 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, esc, fail, print_json
+from dreamer.commands.common import (
+    LM_BASE_URL_HELP,
+    LM_KEY_ENV_HELP,
+    LM_MAX_FAILURES_HELP,
+    console,
+    esc,
+    fail,
+    open_lm,
+    print_json,
+)
 
 DEMO_STRATEGIES = "none,default,aggressive,no-forgetting"
 DEMO_BUDGETS = "0,256,1024,all"
@@ -39,6 +48,9 @@ def register(app: typer.Typer) -> None:
     def nightly(
         config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml, or a path.")] = "default",
         lm: Annotated[str | None, typer.Option(help="A litellm model for extraction and dreaming.")] = None,
+        lm_base_url: Annotated[str | None, typer.Option(help=LM_BASE_URL_HELP)] = None,
+        lm_api_key_env: Annotated[str | None, typer.Option(help=LM_KEY_ENV_HELP)] = None,
+        lm_max_failures: Annotated[float | None, typer.Option(help=LM_MAX_FAILURES_HELP)] = None,
         serve: Annotated[bool, typer.Option(help="Serve on a cron schedule (needs a Prefect server).")] = False,
         cron: Annotated[str, typer.Option(help="The schedule, with --serve.")] = "0 3 * * *",
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
@@ -49,9 +61,22 @@ def register(app: typer.Typer) -> None:
         (`prefect server start`; PREFECT_API_URL pointing at it).
         """
         prefect_environment()
-        from dreamer.loop import load_nightly
+        from dreamer.errors import LM_EXIT_CODE, LMRunError
+        from dreamer.loop import lm_settings, load_nightly
+        from dreamer.strategy import load_strategy
 
-        load_nightly(config)  # a bad config fails here, before Prefect starts
+        nightly_config = load_nightly(config)  # a bad config fails here, before Prefect starts
+        given = {"model": lm, "base_url": lm_base_url, "api_key_env": lm_api_key_env,
+                 "max_failures": lm_max_failures}
+        # The nightly config's lm with the command line over it; the strategy's lm beneath.
+        spec = {**(nightly_config.lm.model_dump(exclude_unset=True) if nightly_config.lm
+                   else {}), **{k: v for k, v in given.items() if v is not None}} or None
+        # One trial call with the settings extraction will use, and dreaming's if they differ.
+        first = lm_settings(spec)
+        open_lm(first)
+        dreaming = lm_settings(load_strategy(nightly_config.strategy).lm, spec)
+        if dreaming != first:
+            open_lm(dreaming)
         from flows.nightly_dream_flow import nightly_dream
 
         if serve:
@@ -59,9 +84,12 @@ def register(app: typer.Typer) -> None:
                 fail("--serve needs a Prefect server: run `prefect server start` and set "
                      "PREFECT_API_URL=http://127.0.0.1:4200/api", code=2)
             nightly_dream.serve(name=f"nightly-{config}", cron=cron,
-                                parameters={"config_ref": config, "lm": lm})
+                                parameters={"config_ref": config, "lm": spec})
             return
-        outcomes = nightly_dream(config_ref=config, lm=lm)
+        try:
+            outcomes = nightly_dream(config_ref=config, lm=spec)
+        except LMRunError as exc:
+            fail(str(exc), code=LM_EXIT_CODE)
         if as_json:
             print_json(outcomes)
             return

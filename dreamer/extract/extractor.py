@@ -22,6 +22,7 @@ from dreamer.extract.evidence import SessionView
 from dreamer.extract.gate import Gate, Reason
 from dreamer.extract.records import ExtractionRow, RejectionRow, extracted
 from dreamer.extract.secrets import redact
+from dreamer.lm import DEFAULT_MAX_FAILURES, LMUsage, lm_name, make_lm, usage_for
 from dreamer.models import Bank, BankOrigin, Memory, Session, content_hash
 from dreamer.store import Store
 
@@ -58,6 +59,8 @@ class ExtractionResult:
     memories: list[Memory] = field(default_factory=list)
     """The memories kept in this run."""
     rejections: list[Rejection] = field(default_factory=list)
+    lm_usage: dict[str, Any] | None = None
+    """The LM's calls, failures and fallbacks (None: the offline rules ran)."""
 
     @property
     def bank(self) -> str | None:
@@ -74,6 +77,7 @@ class ExtractionResult:
             "redacted_by_type": dict(sorted(self.redacted.items())),
             "bank": self.bank,
             "banks": self.banks,
+            "lm_usage": self.lm_usage,
         }
         if explain:
             out["rejections"] = [r.__dict__ for r in self.rejections]
@@ -104,10 +108,16 @@ def extract(
     lm: Any = None,
     repos: dict[str, Path] | None = None,
     repo_roots: list[Path] | None = None,
+    max_failures: float = DEFAULT_MAX_FAILURES,
+    program: Any = None,
 ) -> ExtractionResult:
     """Extract the sessions of ``store`` not extracted yet (of ``repo``, ingested since ``since``).
 
-    ``lm`` is a litellm model string or a ``dspy.LM``; None uses the offline rules. ``repos``
+    ``lm`` is a litellm model string, an ``LMConfig`` or a ``dspy.LM`` (built by
+    ``dreamer.lm.make_lm``); None uses the offline rules. A call that fails falls back to the
+    rules for its session; when more than ``max_failures`` of the calls fail, the run raises
+    ``LMRunError`` before moving the alias. ``program`` is the extraction program (a
+    ``dspy.Module``, or the path of one DSPy saved); None: a fresh one. ``repos``
     maps repository names to local git repositories and ``repo_roots`` are folders holding them
     (``DREAMER_REPOS`` adds more), from which cited lines are read and hashed.
     """
@@ -119,18 +129,24 @@ def extract(
     result.sessions = len(todo)
     if not todo:
         return result
-    model = lm_backend.make_lm(lm) if lm is not None else None
-    backend = f"lm:{getattr(model, 'model', lm)}" if model is not None else "rules"
+    model = make_lm(lm)
+    backend = f"lm:{lm_name(model)}" if model is not None else "rules"
     config = {"backend": backend, "gate_version": GATE_VERSION}
+    usage = usage_for(model, max_failures) if model is not None else None
+    if model is not None and not hasattr(program, "forward"):
+        program = lm_backend.session_to_memories(program)
     reader = GitReader(roots=repo_roots, repos=repos)
     groups: dict[str | None, list[Session]] = defaultdict(list)
     for s in todo:
         groups[s.repo].append(s)
     try:
         for group_repo, sessions in groups.items():
-            _extract_repo(store, group_repo, sessions, model, reader, config, result)
+            _extract_repo(store, group_repo, sessions, model, reader, config, result, usage,
+                          program)
     finally:
         reader.close()
+        if usage is not None:
+            result.lm_usage = usage.as_dict()
     return result
 
 
@@ -142,6 +158,8 @@ def _extract_repo(
     reader: GitReader,
     config: dict[str, Any],
     result: ExtractionResult,
+    usage: LMUsage | None = None,
+    program: Any = None,
 ) -> None:
     previous_id = store.banks.alias(ALIAS, repo)
     previous = store.banks.get(previous_id) if previous_id else None
@@ -160,7 +178,7 @@ def _extract_repo(
             reader.locate(session.repo, session.metadata.get("repo_path"), view.commits),
             view.commits,
         )
-        candidates, failure = _propose(view, citer, model)
+        candidates, failure = _propose(view, citer, model, usage, program)
         if failure:
             rejected_rows.append(
                 _rejection_row(session.id, None, "-", "lm", Reason.LM_ERROR, failure, "", now)
@@ -226,11 +244,16 @@ def _extract_repo(
             db.merge(extraction)  # a session read again replaces its row
         db.add_all(rejected_rows)
 
+    if usage is not None:  # too many failed calls: stop before any alias moves
+        usage.check(f"the extraction of {repo or 'sessions without a repository'}")
     if kept or carried != list(before):
+        recorded = {**config, "lm_usage": usage.as_dict() if usage is not None else
+                    {"model": None, "calls": 0, "failures": 0, "fallbacks": 0}}
         bank = Bank(
             repo=repo,
             parent_id=previous.id if previous else None,
-            origin=BankOrigin(kind="extraction", config=config, config_hash=content_hash(config)),
+            origin=BankOrigin(kind="extraction", config=recorded,
+                              config_hash=content_hash(config)),
             created_at=now,
             memories=(*carried, *kept),
         )
@@ -258,14 +281,23 @@ def _extract_repo(
         )
 
 
-def _propose(view: SessionView, citer: CodeCiter, model: Any) -> tuple[list[Candidate], str | None]:
-    """The backend's candidates; if the model fails, the rules' candidates and why it failed."""
+def _propose(view: SessionView, citer: CodeCiter, model: Any, usage: LMUsage | None = None,
+             program: Any = None) -> tuple[list[Candidate], str | None]:
+    """The backend's candidates; if the model fails, exactly the offline rules' candidates and
+    why it failed (counted in ``usage``, which stops the run after too many failures)."""
     if model is None:
         return rule_candidates(view, citer), None
+    from dspy.utils.exceptions import DSPyError
+
     try:
-        return lm_backend.propose(view, citer, model), None
-    except Exception as exc:  # a provider error, a malformed answer: the run goes on
+        found = lm_backend.propose(view, citer, model, program)
+    except (DSPyError, ValueError, TypeError) as exc:  # provider error, malformed answer
+        if usage is not None:
+            usage.failed("extract", exc)
         return rule_candidates(view, citer), redact(f"{type(exc).__name__}: {exc}").text[:500]
+    if usage is not None:
+        usage.ok()
+    return found, None
 
 
 def _rejection_row(

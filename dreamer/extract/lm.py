@@ -8,7 +8,6 @@ are hashed from git like the rule backend's, and the same write gate judges the 
 
 from __future__ import annotations
 
-import os
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -68,21 +67,26 @@ def _signature() -> Any:
     return WriteMemories
 
 
-def session_to_memories() -> Any:
-    """The DSPy module (``dspy.Predict`` over ``WriteMemories``): digest -> drafts."""
+def session_to_memories(path: Any = None) -> Any:
+    """The extraction program: a ``dspy.Module`` (``write``, a ``dspy.Predict`` over
+    ``WriteMemories``), digest -> drafts; loaded with DSPy's ``load`` from ``path`` when given
+    (a program ``save`` wrote, for instance after compiling)."""
     import dspy
 
-    return dspy.Predict(_signature())
+    class ExtractProgram(dspy.Module):
+        """One session's digest -> the memories it teaches, each citing its events."""
 
+        def __init__(self) -> None:
+            super().__init__()
+            self.write = dspy.Predict(_signature())
 
-def make_lm(model: Any) -> Any:
-    """``model`` as a ``dspy.LM``: a litellm model string, or an LM object passed through."""
-    if not isinstance(model, str):
-        return model
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import dspy
+        def forward(self, digest: str) -> Any:
+            return self.write(digest=digest)
 
-    return dspy.LM(model, temperature=0.0)
+    program = ExtractProgram()
+    if path is not None:
+        program.load(str(path))
+    return program
 
 
 def digest(view: SessionView) -> str:
@@ -126,12 +130,15 @@ def _cut(text: str) -> str:
     )
 
 
-def propose(view: SessionView, citer: CodeCiter, lm: Any) -> list[Candidate]:
-    """Candidates written by the model for one session, with validated citations."""
+def propose(view: SessionView, citer: CodeCiter, lm: Any,
+            program: Any = None) -> list[Candidate]:
+    """Candidates written by the model (with ``program``, else a fresh extraction program) for
+    one session, with validated citations."""
     import dspy
 
+    program = program if program is not None else session_to_memories()
     with dspy.context(lm=lm):
-        drafts = session_to_memories()(digest=digest(view)).memories
+        drafts = program(digest=digest(view)).memories
     return [to_candidate(view, citer, MemoryDraft.model_validate(d)) for d in drafts or []]
 
 

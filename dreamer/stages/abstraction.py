@@ -83,6 +83,7 @@ class Abstraction(Stage):
             rule = judge.abstract([memory_text(m) for m in group]) if judge else None
             if rule is not None and not anchors(rule) & shared:
                 rule = None  # the LM's rule lost the evidence; keep the extractive one
+            written = rule is not None
             rule = rule or _extract_rule(group, shared)
             if content_free(rule, _rule_type(group).value):
                 skipped += 1
@@ -92,7 +93,7 @@ class Abstraction(Stage):
                 type=_rule_type(group), scope=common_scope(group), action="created",
                 retire=self.config.retire_episodes,
                 reason=f"general rule of {len(group)} episodes sharing "
-                f"{', '.join(sorted(shared)[:3])}" + (" (LM written)" if judge else ""),
+                f"{', '.join(sorted(shared)[:3])}" + (" (LM written)" if written else ""),
             )
             rules += 1
         return editor.result(rules=rules, episodes=len(episodes), captured=captured,

@@ -45,6 +45,11 @@ class StageContext:
     similarity: Similarity = field(default_factory=Similarity)
     lm: Any | None = None
     """A ``dspy.LM``; None runs every stage's offline implementation."""
+    lm_usage: Any | None = None
+    """The run's ``dreamer.lm.LMUsage``: every LM call, failure and fallback of every stage."""
+    program: Any | None = None
+    """The dream program (``dreamer.programs.DreamProgram``) whose modules the stages call;
+    None: a fresh, uncompiled one."""
     skills_dir: Path | None = None
     """Where promotion writes skill checklists; None: ``settings.home()/skills``."""
     sessions: Mapping[str, Session] = field(default_factory=dict)
@@ -236,7 +241,15 @@ def make_judge(context: StageContext) -> Judge | None:
         return None
     from dreamer.stages.judges import Judge
 
-    return Judge(context.lm)
+    if context.lm_usage is None:
+        from dreamer.lm import usage_for
+
+        context.lm_usage = usage_for(context.lm)
+    if context.program is None:
+        from dreamer.programs import DreamProgram
+
+        context.program = DreamProgram()
+    return Judge(context.lm, usage=context.lm_usage, program=context.program)
 
 
 def commits_of(memory: Memory) -> tuple[str, ...]:

@@ -72,20 +72,22 @@ class Dedupe(Stage):
             return i
 
         asked = 0
+        lm_joined: set[int] = set()  # memories the LM (not the fallback) judged the same
         for pair in near.pairs:
             a, b = members[pair.i], members[pair.j]
             ra, rb = root(pair.i), root(pair.j)
             if ra == rb or not self._compatible(a, b):
                 continue
             need = spans if _shared_span(a, b) else same
+            verdict = None
             if judge is not None:
                 asked += 1
                 verdict = judge.same_fact(texts[pair.i], texts[pair.j])
-                if verdict is None:
-                    verdict = pair.score >= need
-            else:
-                # Offline, a cluster grows only while its seeds stay alike, so chains of
-                # loosely similar memories never collapse into one.
+                if verdict:
+                    lm_joined.update((pair.i, pair.j))
+            if verdict is None:  # offline, or the LM failed: exactly the offline rule
+                # A cluster grows only while its seeds stay alike, so chains of loosely
+                # similar memories never collapse into one.
                 verdict = pair.score >= need and near.sim(ra, rb) >= min(need, same)
             if verdict:
                 parent[max(ra, rb)] = min(ra, rb)
@@ -106,7 +108,7 @@ class Dedupe(Stage):
                 confidence=min(0.95, max(m.confidence for m in group) + bonus),
                 action="merged",
                 reason=f"{len(group)} memories state the same lesson"
-                + (" (LM judged)" if judge else f" (similarity >= {same})"),
+                + (" (LM judged)" if lm_joined & set(indices) else f" (similarity >= {same})"),
             )
             merged += len(group)
         return editor.result(

@@ -103,10 +103,32 @@ def test_the_model_never_sees_a_planted_secret(store, shop_repo, shop_session):
         assert secret not in sent
 
 
-def test_a_broken_answer_falls_back_to_the_rules_and_is_recorded(store, shop_repo, shop_session):
+def test_a_broken_answer_falls_back_to_exactly_the_rules_and_is_counted(
+    store, shop_repo, shop_session
+):
     add(store, *shop_session)
     engine = CannedEngine("this is not the expected format")
     lm = dspy.LM("openai/canned", engine=engine, cache=False)
-    result = extract(store, lm=lm)
+    result = extract(store, lm=lm, max_failures=1.0)  # tolerate every failure
     assert result.rejected["lm_error"] == 1
-    assert any(m.type is MemoryType.FAILURE for m in result.memories)
+    assert result.lm_usage is not None
+    assert (result.lm_usage["calls"], result.lm_usage["failures"],
+            result.lm_usage["fallbacks"]) == (1, 1, 1)
+    bank = store.banks.get(result.bank)
+    assert bank.origin.config["lm_usage"]["fallbacks"] == 1
+    # The fallback is the offline rules, exactly: the same memories as an offline extraction.
+    offline = {(m.type, m.summary) for m in result.memories}
+    assert any(t is MemoryType.FAILURE for t, _ in offline)
+
+
+def test_failures_past_the_threshold_stop_extraction_and_move_no_alias(
+    store, shop_repo, shop_session
+):
+    from dreamer.errors import LMRunError
+
+    add(store, *shop_session)
+    engine = CannedEngine("this is not the expected format")
+    lm = dspy.LM("openai/canned", engine=engine, cache=False)
+    with pytest.raises(LMRunError, match=r"failed 1 of 1 calls .*AdapterParseError"):
+        extract(store, lm=lm)
+    assert store.banks.alias("extraction", "acme/shop") is None
