@@ -18,6 +18,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help and errors: rich's formatting costs a third of `dreamer <cmd> --help`
+    # (benchmarks/cli_startup.py measures it).
+    rich_markup_mode=None,
 )
 
 for _info in sorted(pkgutil.iter_modules(dreamer.commands.__path__), key=lambda i: i.name):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from functools import cached_property
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
@@ -55,6 +57,19 @@ class _ContentAddressed(_Frozen):
         if given is not None and given != model.id:
             raise ValueError(f"id {given!r} does not match the content, whose id is {model.id!r}")
         return model
+
+    _CACHED: ClassVar[frozenset[str]] = frozenset()
+    """Names of the hashes a subclass caches in the instance's ``__dict__`` (``id`` as a
+    ``cached_property``): computed once per frozen model, dropped from a copy whose content
+    changed (``model_copy`` would otherwise carry them over to content they do not hash)."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            for name in self._CACHED:
+                copied.__dict__.pop(name, None)
+        return copied
 
 
 # --------------------------------------------------------------------------- evidence
@@ -257,8 +272,10 @@ class Memory(_ContentAddressed):
     tags: tuple[str, ...] = ()
     """Free labels, e.g. ``injection`` for text that addressed the memory writer."""
 
+    _CACHED: ClassVar[frozenset[str]] = frozenset({"id", "_state_hash"})
+
     @computed_field  # type: ignore[prop-decorator]
-    @property
+    @cached_property
     def id(self) -> str:
         return content_hash(self._content(), prefix="mem_")
 
@@ -273,9 +290,13 @@ class Memory(_ContentAddressed):
         ``last_verified`` and ``usage`` are observations accrued while serving (kept append-only
         in the store), not part of a bank's content, so they are left out.
         """
-        return content_hash(
-            self.model_dump(mode="json", exclude={"last_verified", "usage", "id"}), prefix=""
-        )
+        cached = self.__dict__.get("_state_hash")
+        if cached is None:
+            cached = content_hash(
+                self.model_dump(mode="json", exclude={"last_verified", "usage", "id"}), prefix=""
+            )
+            self.__dict__["_state_hash"] = cached  # frozen: computed once (see ``_CACHED``)
+        return cached
 
     @property
     def is_active(self) -> bool:
@@ -305,8 +326,10 @@ class Bank(_ContentAddressed):
     created_at: datetime | None = None
     memories: tuple[Memory, ...] = ()
 
+    _CACHED: ClassVar[frozenset[str]] = frozenset({"id"})
+
     @computed_field  # type: ignore[prop-decorator]
-    @property
+    @cached_property
     def id(self) -> str:
         return self.compute_id(self.memories)
 

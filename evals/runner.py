@@ -31,6 +31,7 @@ import shlex
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
@@ -45,7 +46,7 @@ from evals.errors import InfraError
 from evals.grading import Grade, grade, parse_test_output, swe_bench_report
 from evals.permute import Relabelling, gold_id, relabel
 from evals.tasks import Task
-from evals.workspace import Workspace
+from evals.workspace import Workspace, WorkspacePool
 
 DEFAULT_TIMEOUT_S = 300.0
 Status = Literal["resolved", "unresolved", "infra_error"]
@@ -121,14 +122,15 @@ def run_task(
     task: Task, agent: str | Agent = "selector", pack: MemoryPack | None = None,
     run_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S, *,
     cache: GradeCache | None = None, keep_workspace: bool = False,
-    permutation: int | None = None, seed: int = 0,
+    permutation: int | None = None, seed: int = 0, workspaces: WorkspacePool | None = None,
 ) -> TaskResult:
     """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
 
     The agent sees the task view only (``AgentInput``), its candidates relabelled by
     ``permutation`` of run ``seed`` (``evals.permute``). An agent that abstains, or returns an
     empty patch, is unresolved without a test run. Patches are graded once per task (``cache``),
-    and a working copy is made before the agent runs only for agents that read one.
+    and a working copy is made before the agent runs only for agents that read one. With
+    ``workspaces`` the copies come from that pool (reused, restarted between attempts).
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
@@ -138,7 +140,7 @@ def run_task(
     patch, chosen, hit = "", None, False
     attempt: Attempt | None = None
     try:
-        attempt = _attempt(task, worker, pack, shown, keep_workspace)
+        attempt = _attempt(task, worker, pack, shown, keep_workspace, workspaces)
         patch, chosen = attempt.patch, shown.back(attempt.chosen)
         if attempt.abstained or not patch.strip():
             why = f"abstained: {attempt.rationale}" if attempt.abstained else "empty patch"
@@ -146,8 +148,8 @@ def run_task(
         else:
             key = (task.instance_id, sha256(patch.encode()).hexdigest())
 
-            def fresh() -> Graded:
-                with Workspace.create(task, keep=keep_workspace) as ws:
+            def fresh() -> Graded:  # only on a cache miss: no copy for a known grade
+                with _copy(task, keep_workspace, workspaces) as ws:
                     return _grade_patch(task, ws, patch, timeout)
 
             if cache is None:
@@ -171,8 +173,16 @@ def run_task(
     return result
 
 
+def _copy(task: Task, keep: bool, workspaces: WorkspacePool | None
+          ) -> AbstractContextManager[Workspace]:
+    """A working copy of ``task``: from the pool, or made (and deleted) for this use."""
+    if workspaces is not None and not keep:
+        return workspaces.checkout(task)
+    return Workspace.create(task, keep=keep)
+
+
 def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
-             keep_workspace: bool) -> Attempt:
+             keep_workspace: bool, workspaces: WorkspacePool | None = None) -> Attempt:
     """The agent's answer to the task view (with a working copy when it reads one)."""
     def view(workdir: Path | None) -> AgentInput:
         return AgentInput(instance_id=task.instance_id, repo=task.repo,
@@ -182,7 +192,7 @@ def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
     try:
         if not worker.reads_workdir:
             return worker.attempt(view(None))
-        with Workspace.create(task, keep=keep_workspace) as ws:
+        with _copy(task, keep_workspace, workspaces) as ws:
             return worker.attempt(view(ws.path))
     except InfraError:
         raise

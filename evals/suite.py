@@ -57,6 +57,7 @@ from evals.packs import (
 )
 from evals.runner import GradeCache, TaskResult, run_task
 from evals.tasks import Task
+from evals.workspace import WorkspacePool
 
 DEFAULT_BUDGETS: tuple[int | None, ...] = (0, 256, 512, 1024, 2048, 4096, None)
 BUDGETED_ARMS = ("bank", "placebo", "placebo_other", "compare")
@@ -230,7 +231,8 @@ def run_suite(
         else:
             try:
                 result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
-                                  cache=cache, permutation=permutation, seed=config.seed)
+                                  cache=cache, permutation=permutation, seed=config.seed,
+                                  workspaces=copies)
             except Exception as exc:  # a harness bug must not sink the other attempts
                 result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                     resolved=False, reason=f"harness error: {exc!r}",
@@ -240,7 +242,8 @@ def run_suite(
             progress(done[0], len(runs))
         return _row(job, result)
 
-    with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
+    # One working copy per task and concurrent worker, restarted between attempts.
+    with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
         rows = list(pool.map(attempt, runs))
     table = pd.DataFrame(rows, columns=_COLUMNS)
     result = SuiteResult(config=config, bank_id=bank.id if bank else None, table=table,

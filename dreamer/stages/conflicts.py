@@ -4,8 +4,9 @@ the rule), or mark the pair unresolved. Nothing is deleted."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from dreamer.extract.settings import SETTING_TAG
@@ -55,8 +56,8 @@ class ConflictResolution(Stage):
         members = editor.active()
         texts = [memory_text(m) for m in members]
         near = context.similarity.neighbours(
-            texts, k=self.config.k, threshold=context.similarity.threshold("topic",
-                                                                          self.config.threshold))
+            texts, k=self.config.k, blocks=[m.scope.repo for m in members],
+            threshold=context.similarity.threshold("topic", self.config.threshold))
         found = 0
         for pair in near.pairs:
             a, b = editor.get(members[pair.i].id), editor.get(members[pair.j].id)
@@ -82,7 +83,11 @@ class ConflictResolution(Stage):
             for (path, key), value in setting_values(memory).items():
                 groups[(memory.scope.repo, memory.scope.branch, path, key)].append((memory, value))
         found = 0
-        for (_, _, path, key), stated in sorted(groups.items()):
+        citing = CitingIndex(bank)
+        # The main line (no branch) sorts before the branches of its repository.
+        for (_, _, path, key), stated in sorted(
+                groups.items(), key=lambda item: (item[0][0], item[0][1] is not None,
+                                                  item[0][1] or "", *item[0][2:])):
             dated = sorted((p for p in stated if p[0].created_at is not None),
                            key=lambda p: (p[0].created_at, p[0].id))
             for (older, old), (newer, new) in zip(dated, dated[1:], strict=False):
@@ -91,7 +96,7 @@ class ConflictResolution(Stage):
                     continue
                 if not editor.get(older.id).is_active:
                     continue
-                commit = changing_commit(bank, older, newer, path)
+                commit = changing_commit(citing, older, newer, path)
                 why = f"{key} in {path} is {old} in one and {new} in the other"
                 links = (Link(relation="changed_in", target=f"commit:{commit}"),) if commit else ()
                 editor.supersede(editor.get(older.id), newer.id, extra_links=links)
@@ -173,7 +178,38 @@ def setting_values(memory: Memory) -> dict[tuple[str, str], str]:
     return found
 
 
-def changing_commit(bank: Bank, older: Memory, newer: Memory, path: str) -> str | None:
+class CitingIndex:
+    """The bank's memories (any status) that cite a file at a commit, by (repository, path),
+    sorted by date: built once per run, so that each changed setting looks only at the
+    memories citing its file between two dates instead of scanning the bank."""
+
+    def __init__(self, bank: Bank) -> None:
+        entries: dict[tuple[str, str], list[tuple[datetime, str, Memory]]] = defaultdict(list)
+        for memory in bank.memories:
+            if memory.created_at is None:
+                continue
+            paths = {c.path for c in memory.citations
+                     if c.kind is CitationKind.FILE and c.path and c.commit}
+            for path in paths:
+                entries[(memory.scope.repo, path)].append((memory.created_at, memory.id, memory))
+        self._dates: dict[tuple[str, str], list[datetime]] = {}
+        self._memories: dict[tuple[str, str], list[Memory]] = {}
+        for key, found in entries.items():
+            found.sort(key=lambda entry: (entry[0], entry[1]))
+            self._dates[key] = [entry[0] for entry in found]
+            self._memories[key] = [entry[2] for entry in found]
+
+    def between(self, repo: str, path: str, after: datetime, until: datetime) -> list[Memory]:
+        """Memories of ``repo`` citing ``path`` at a commit, dated in ``(after, until]``."""
+        dates = self._dates.get((repo, path))
+        if not dates:
+            return []
+        start, stop = bisect_right(dates, after), bisect_right(dates, until)
+        return self._memories[(repo, path)][start:stop]
+
+
+def changing_commit(bank: Bank | CitingIndex, older: Memory, newer: Memory,
+                    path: str) -> str | None:
     """The commit that changed ``path`` between the two memories' evidence, read off citations.
 
     The bank's other memories (any status: an episode put to sleep still witnessed the change)
@@ -181,21 +217,23 @@ def changing_commit(bank: Bank, older: Memory, newer: Memory, path: str) -> str 
     the very lines the newer memory saw (same hash) at a commit neither memory saw the file at
     is the change itself; memories that changed the file (not another observed setting) and
     earlier ones win. With none, the newer memory's own commit: the change is at or before it.
+    ``bank`` may be a ``CitingIndex`` of the bank, built once for many calls.
     """
     def cited(memory: Memory) -> list[tuple[str, str | None]]:
         return [(c.commit, c.lines_sha256) for c in memory.citations
                 if c.kind is CitationKind.FILE and c.path == path and c.commit]
 
+    index = bank if isinstance(bank, CitingIndex) else CitingIndex(bank)
     seen = {commit for commit, _ in cited(older) + cited(newer)}
     new_hashes = {h for _, h in cited(newer) if h}
     old_hashes = {h for _, h in cited(older) if h}
     ranked: list[tuple[tuple[bool, bool, object, str], str]] = []
-    for memory in bank.memories:
-        if memory.id in (older.id, newer.id) or memory.scope.repo != newer.scope.repo:
-            continue
-        if memory.created_at is None or not (
-            older.created_at < memory.created_at <= newer.created_at  # type: ignore[operator]
-        ):
+    if older.created_at is not None and newer.created_at is not None:
+        candidates = index.between(newer.scope.repo, path, older.created_at, newer.created_at)
+    else:
+        candidates = []
+    for memory in candidates:
+        if memory.id in (older.id, newer.id):
             continue
         for commit, digest in cited(memory):
             if commit in seen or (digest is not None and digest in old_hashes):

@@ -62,7 +62,8 @@ class Dedupe(Stage):
         spans = context.similarity.threshold("shared", self.config.shared_span_threshold)
         # The LM judges every topical pair; offline, the thresholds decide.
         floor = min(same, spans, context.similarity.threshold("topic"))
-        near = context.similarity.neighbours(texts, k=self.config.k, threshold=floor)
+        near = context.similarity.neighbours(texts, k=self.config.k, threshold=floor,
+                                             blocks=[m.scope.repo for m in members])
         parent = list(range(len(members)))
 
         def root(i: int) -> int:

@@ -48,6 +48,7 @@ class Linking(Stage):
         texts = [memory_text(m) for m in members]
         near = context.similarity.neighbours(
             texts, k=self.config.k,
+            blocks=[m.scope.repo for m in members],
             threshold=context.similarity.threshold("related", self.config.threshold))
         new: dict[str, list[Link]] = {m.id: self._own_links(m) for m in members}
         degree = dict.fromkeys(new, 0)

