@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from sqlalchemy import create_engine, inspect, text
 
 from dreamer.store import Store
@@ -44,7 +43,8 @@ def test_a_database_at_the_three_old_heads_upgrades_to_the_merge(tmp_path) -> No
     store = open_store(url)
     (head,) = _script().get_heads()
     with store.engine.connect() as conn:
-        assert [r[0] for r in conn.execute(text("select version_num from alembic_version"))] == [head]
+        rows = conn.execute(text("select version_num from alembic_version"))
+        assert [r[0] for r in rows] == [head]
     store.close()
 
 
