@@ -44,3 +44,7 @@ class GateError(DreamerError):
     def __init__(self, message: str, reasons: list[str] | None = None) -> None:
         self.reasons = reasons or []
         super().__init__(message + ("".join(f"\n  - {r}" for r in self.reasons)))
+
+
+class RegistryError(DreamerError):
+    """The MLflow tracking server or registry failed (unreachable, refused, misconfigured)."""
