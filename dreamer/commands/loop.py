@@ -25,6 +25,10 @@ def prefect_environment() -> None:
     os.environ.setdefault("PREFECT_HOME", str(settings.home() / "prefect"))
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    # ... but the runs' own logs at INFO: the steps' progress lines (``dreamer.progress``), in
+    # the terminal and in the Prefect UI.
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_FLOW_RUNS_LEVEL", "INFO")
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "INFO")
     # The ephemeral API starts in-process; on a loaded 2-core machine 20 s is not always enough.
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
