@@ -87,7 +87,10 @@ def experiment_id(name: str, mlflow_client: Any = None) -> str:
     found = c.get_experiment_by_name(name)
     if found is not None:
         return str(found.experiment_id)
-    location = (settings.home() / "mlartifacts" / name).as_uri()
+    # A tracking server keeps artifacts where it was told (and serves them); a local store keeps
+    # them under DREAMER_HOME.
+    local = is_database_uri(settings.mlflow_tracking_uri())
+    location = (settings.home() / "mlartifacts" / name).as_uri() if local else None
     try:
         return str(c.create_experiment(name, artifact_location=location))
     except Exception:  # created concurrently by another run

@@ -44,7 +44,9 @@ def register(app: typer.Typer) -> None:
         config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml, or a path.")] = "default",
         lm: Annotated[str | None, typer.Option(help="A litellm model for extraction and dreaming.")] = None,
         serve: Annotated[bool, typer.Option(help="Serve on a cron schedule (needs a Prefect server).")] = False,
-        cron: Annotated[str, typer.Option(help="The schedule, with --serve.")] = "0 3 * * *",
+        deploy: Annotated[bool, typer.Option(help="Register it as a deployment of the stack's work pool, on --cron.")] = False,
+        pool: Annotated[str, typer.Option(help="The work pool, with --deploy.")] = "dreamer",
+        cron: Annotated[str, typer.Option(help="The schedule, with --serve or --deploy.")] = "0 3 * * *",
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Run the nightly dream once now: ingest, extract, dream, evaluate, gate, promote.
@@ -58,6 +60,17 @@ def register(app: typer.Typer) -> None:
         load_nightly(config)  # a bad config fails here, before Prefect starts
         from flows.nightly_dream_flow import nightly_dream
 
+        if deploy:
+            if not os.environ.get("PREFECT_API_URL"):
+                fail("--deploy needs a Prefect server: `dreamer stack up` (or set "
+                     "PREFECT_API_URL)", code=2)
+            deployment = deploy_nightly(config, lm, pool, cron)
+            if as_json:
+                print_json(deployment)
+            else:
+                console().print(f"deployment {esc(deployment['name'])} ({deployment['id']}) on "
+                                f"work pool {esc(pool)}, cron {esc(cron)}")
+            return
         if serve:
             if not os.environ.get("PREFECT_API_URL"):
                 fail("--serve needs a Prefect server: run `prefect server start` and set "
@@ -133,6 +146,28 @@ def register(app: typer.Typer) -> None:
         _print_comparison(compared, False)
         out.print(f"\nMLflow holds the runs and the registered banks: "
                   f"mlflow ui --backend-store-uri {settings.mlflow_tracking_uri()}")
+
+
+def deploy_nightly(config: str, lm: str | None, pool: str, cron: str) -> dict[str, str]:
+    """Register the nightly flow, from this project's folder, as a deployment of ``pool``."""
+    from prefect import flow
+
+    from dreamer.loop import PROJECT_ROOT
+
+    source = flow.from_source(source=str(PROJECT_ROOT),
+                              entrypoint="flows/nightly_dream_flow.py:nightly_dream")
+    name = f"nightly-{_slug(config)}"
+    deployment_id = source.deploy(name=name, work_pool_name=pool, cron=cron,  # type: ignore[attr-defined]
+                                  parameters={"config_ref": config, "lm": lm}, print_next_steps=False)
+    return {"id": str(deployment_id), "name": f"nightly-dream/{name}", "work_pool": pool,
+            "cron": cron}
+
+
+def _slug(config: str) -> str:
+    import re
+    from pathlib import Path
+
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", Path(config).stem).strip("-") or "default"
 
 
 def _print_outcomes(outcomes: list[dict[str, Any]]) -> None:
