@@ -60,6 +60,9 @@ class Step:
         self._lock = threading.Lock()
         self._bar: Any = None
         self._logged_tenth = -1
+        # The run's logger, taken where the step starts: its units may finish on other threads
+        # (evaluation attempts), which Prefect's run context does not reach.
+        self._logger = _run_logger()
         _emit(self, Event(name, 0, total))
 
     def advance(self, amount: int = 1, detail: str = "") -> None:
@@ -79,9 +82,8 @@ def _emit(step: Step, event: Event) -> None:
         listeners = list(_listeners)
     for listener in listeners:
         listener(event)
-    logger = _run_logger()
-    if logger is not None:
-        _log(step, event, logger)
+    if step._logger is not None:
+        _log(step, event, step._logger)
     elif _terminal():
         _bar(step, event)
 

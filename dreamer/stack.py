@@ -52,7 +52,8 @@ class Stack:
     work_pool: str = WORK_POOL
 
     def ui(self) -> dict[str, str]:
-        return {s.name: s.url for s in self.services if s.name != "prefect-worker"}
+        return {s.name: s.url.removesuffix("/api") for s in self.services
+                if s.name != "prefect-worker"}
 
 
 def folder() -> Path:

@@ -75,6 +75,7 @@ def test_on_a_terminal_a_rich_bar_and_in_a_prefect_run_log_lines(
     monkeypatch.setattr(progress, "_run_logger", lambda: logger)
     with caplog.at_level(logging.INFO, logger="test.progress"):
         step = progress.start("evaluate", 40)
+        monkeypatch.setattr(progress, "_run_logger", lambda: None)  # attempts on other threads
         for _ in range(40):
             step.advance()
     lines = [r.getMessage() for r in caplog.records]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -157,8 +159,10 @@ def deploy_nightly(config: str, lm: str | None, pool: str, cron: str) -> dict[st
     source = flow.from_source(source=str(PROJECT_ROOT),
                               entrypoint="flows/nightly_dream_flow.py:nightly_dream")
     name = f"nightly-{_slug(config)}"
-    deployment_id = source.deploy(name=name, work_pool_name=pool, cron=cron,  # type: ignore[attr-defined]
-                                  parameters={"config_ref": config, "lm": lm}, print_next_steps=False)
+    with contextlib.redirect_stdout(sys.stderr):  # Prefect's table: stdout stays for --json
+        deployment_id = source.deploy(  # type: ignore[union-attr]
+            name=name, work_pool_name=pool, cron=cron, parameters={"config_ref": config, "lm": lm},
+            print_next_steps=False, ignore_warnings=True)
     return {"id": str(deployment_id), "name": f"nightly-dream/{name}", "work_pool": pool,
             "cron": cron}
 
