@@ -46,6 +46,9 @@ def quiet_libraries() -> None:
 
 def main() -> None:
     quiet_libraries()
+    from dreamer.stack import load_env
+
+    load_env()  # a running `dreamer stack`: its servers (explicit variables win)
     app()
 
 

@@ -5,8 +5,10 @@ killed in the middle leaves a half-migrated file that every later run trips on (
 already exists"). So before a nightly, compare or demo run uses them, each missing database is
 created in a temporary file beside it, and linked into place only once complete (a hard link
 never replaces a database another run created meanwhile). A run killed while creating leaves
-only its temporary file, removed by the next run. Servers (``MLFLOW_TRACKING_URI`` over http,
-``PREFECT_API_URL``) and non-SQLite URLs are left to their owners.
+only its temporary file, removed by the next run. MLflow's database (SQLite or PostgreSQL) is
+also created under the store's lock, so that concurrent runs create it once
+(``dreamer.tracking.ensure_database``). Servers (``MLFLOW_TRACKING_URI`` over http,
+``PREFECT_API_URL``) are left to their owners.
 """
 
 from __future__ import annotations
@@ -22,13 +24,18 @@ from dreamer import settings
 
 
 def prepare_local_databases() -> list[Path]:
-    """Create MLflow's and Prefect's SQLite databases that do not exist yet; returns those
-    created."""
+    """Create MLflow's database (any database URI, under the store's lock: see
+    ``dreamer.tracking``) and Prefect's SQLite database when they do not exist yet; returns the
+    SQLite files created."""
+    from dreamer import tracking
+
     created: list[Path] = []
-    for path, create in ((_sqlite_path(settings.mlflow_tracking_uri()), _create_mlflow),
-                         (_prefect_path(), _create_prefect)):
-        if path is not None and create_whole(path, create):
-            created.append(path)
+    uri = settings.mlflow_tracking_uri()
+    if tracking.ensure_database(uri) and (path := sqlite_path(uri)) is not None:
+        created.append(path)
+    prefect = _prefect_path()
+    if prefect is not None and create_whole(prefect, _create_prefect):
+        created.append(prefect)
     return created
 
 
@@ -72,7 +79,7 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _sqlite_path(url: str) -> Path | None:
+def sqlite_path(url: str) -> Path | None:
     scheme, sep, rest = url.partition(":///")
     if not sep or scheme.split("+")[0] != "sqlite" or not rest or rest == ":memory:":
         return None
@@ -84,15 +91,16 @@ def _prefect_path() -> Path | None:
         return None  # a Prefect server keeps its own database
     url = os.environ.get("PREFECT_API_DATABASE_CONNECTION_URL")
     if url:
-        return _sqlite_path(url)
+        return sqlite_path(url)
     home = os.environ.get("PREFECT_HOME")
     return Path(home).expanduser() / "prefect.db" if home else None
 
 
-def _create_mlflow(tmp: Path) -> None:
+def create_mlflow(uri: str) -> None:
+    """Run MLflow's own migrations on the database ``uri`` (tracking and model registry)."""
     from mlflow.tracking import MlflowClient
 
-    client = MlflowClient(tracking_uri=f"sqlite:///{tmp}")
+    client = MlflowClient(tracking_uri=uri, registry_uri=uri)
     client.search_experiments(max_results=1)
     client.search_registered_models(max_results=1)
 
@@ -102,12 +110,12 @@ def _create_prefect(tmp: Path) -> None:
     command = [str(prefect)] if prefect.exists() else [sys.executable, "-m", "prefect"]
     env = {**os.environ, "PREFECT_API_DATABASE_CONNECTION_URL": f"sqlite+aiosqlite:///{tmp}"}
     done = subprocess.run([*command, "server", "database", "upgrade", "-y"], env=env,
-                          capture_output=True, text=True, timeout=settings_timeout())
+                          capture_output=True, text=True, timeout=startup_timeout())
     if done.returncode != 0:
         raise RuntimeError(f"cannot create Prefect's database: {done.stderr[-500:]}")
 
 
-def settings_timeout() -> float:
+def startup_timeout() -> float:
     """How long creating a database may take (``DREAMER_STARTUP_TIMEOUT_S``, default 180 s)."""
     try:
         return float(os.environ.get("DREAMER_STARTUP_TIMEOUT_S", "180"))

@@ -55,3 +55,7 @@ class LMRunError(DreamerError):
 LM_EXIT_CODE = 4
 """The exit code of a command stopped by :class:`LMRunError` (distinct from usage errors, 2,
 and an unopenable store, 3)."""
+
+
+class RegistryError(DreamerError):
+    """The MLflow tracking server or registry failed (unreachable, refused, misconfigured)."""

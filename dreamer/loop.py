@@ -296,8 +296,6 @@ def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
     rid = mlrun.info.run_id
     params = {"repo": run.repo, "candidate": run.candidate, "production": run.production or "none",
               "gate": run.decision.gate}
-    for key, value in params.items():
-        client.log_param(rid, key, value)
     metrics: dict[str, float] = {"passed": float(run.decision.passed), "promoted": float(promoted),
                "wins": run.decision.wins, "losses": run.decision.losses,
                "p_value": run.decision.p_value,
@@ -309,8 +307,9 @@ def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
                         "lift_high": run.evidence.lift.high,
                         "lift_p_value": run.evidence.lift.p_value})
     metrics.update({f"control_{arm}": rate for arm, rate in run.evidence.controls.items()})
-    for name, number in metrics.items():
-        client.log_metric(rid, name, float(number))
+    from evals.tracking import log_run
+
+    log_run(client, rid, params, metrics)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "gate.json"
         path.write_text(json.dumps({"decision": run.decision.model_dump(mode="json"),

@@ -67,8 +67,13 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
     stage_metrics: dict[str, dict[str, Any]] = {}
     before_tokens = active_tokens(bank)
     tokens = before_tokens
-    for name, config in strategy.stage_configs():
+    from dreamer import progress
+
+    stages = list(strategy.stage_configs())
+    step = progress.start(f"dream ({strategy.name})", len(stages))
+    for name, config in stages:
         result = STAGES.get(name)(config).run(current, context)
+        step.advance(detail=name)
         after = active_tokens(result.bank)
         stage_metrics[name] = {
             **result.metrics,

@@ -9,9 +9,10 @@ the store, so a run killed between the two steps is repaired by the next one.
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -113,57 +114,92 @@ def sync_registry(store: Store, repo: str) -> None:
 
 
 def register_bank(bank: Bank, repo: str) -> tuple[str, str]:
-    """The MLflow model version holding ``bank`` (registered on first use): (name, version)."""
-    client = tracking.client()
-    name = model_name(repo)
-    if not _exists(client, name):
-        try:
-            client.create_registered_model(name, description=f"dreamer memory banks of {repo}")
-        except Exception:
-            if not _exists(client, name):
-                raise
-    for version in client.search_model_versions(f"name='{name}'"):
-        if version.tags.get("bank_id") == bank.id:
-            return name, str(version.version)
-    run = client.create_run(tracking.experiment_id(REGISTRY_EXPERIMENT, client),
-                            run_name=f"register {bank.id}", tags={"bank_id": bank.id, "repo": repo})
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "bank"
-        folder.mkdir()
-        (folder / "bank.json").write_text(bank.model_dump_json(indent=1))
-        (folder / "MLmodel.json").write_text(json.dumps(
-            {"flavor": "dreamer-bank", "bank_id": bank.id, "repo": repo,
-             "memories": len(bank.memories), "active": len(bank.active)}))
-        client.log_artifacts(run.info.run_id, str(folder), artifact_path="bank")
-    client.set_terminated(run.info.run_id)
-    version = client.create_model_version(
-        name, source=f"{run.info.artifact_uri}/bank", run_id=run.info.run_id,
-        tags={"bank_id": bank.id, "repo": repo, "parent_id": bank.parent_id or ""},
-        description=f"bank {bank.id}: {len(bank.active)} active of {len(bank.memories)} memories",
-    )
-    return name, str(version.version)
+    """The MLflow model version holding ``bank`` as a pyfunc model (``dreamer.bank_model``),
+    registered on first use: (name, version)."""
+    with registry_errors():
+        client = tracking.client()
+        name = model_name(repo)
+        if not _exists(client, name):
+            try:
+                client.create_registered_model(name,
+                                               description=f"dreamer memory banks of {repo}")
+            except Exception:
+                if not _exists(client, name):  # not created meanwhile by another run
+                    raise
+        for version in client.search_model_versions(f"name='{name}'"):
+            if version.tags.get("bank_id") == bank.id:
+                return name, str(version.version)
+        from dreamer import bank_model
+
+        run = client.create_run(tracking.experiment_id(REGISTRY_EXPERIMENT, client),
+                                run_name=f"register {bank.id}",
+                                tags={"bank_id": bank.id, "repo": repo})
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = bank_model.save(bank, Path(tmp) / "bank", repo=repo)
+            client.log_artifacts(run.info.run_id, str(folder), artifact_path="bank")
+        client.set_terminated(run.info.run_id)
+        version = client.create_model_version(
+            name, source=f"{run.info.artifact_uri}/bank", run_id=run.info.run_id,
+            tags={"bank_id": bank.id, "repo": repo, "parent_id": bank.parent_id or ""},
+            description=f"bank {bank.id}: {len(bank.active)} active of {len(bank.memories)} "
+                        "memories",
+        )
+        return name, str(version.version)
 
 
 def registry_alias(repo: str, alias: str = PRODUCTION) -> str | None:
-    """The bank id that MLflow's ``alias`` of ``repo``'s model points at, or None."""
-    client = tracking.client()
+    """The bank id that MLflow's ``alias`` of ``repo``'s model points at; None when the model or
+    the alias does not exist. RegistryError when the registry cannot answer."""
+    with registry_errors():
+        client = tracking.client()
+        try:
+            version = client.get_model_version_by_alias(model_name(repo), alias)
+        except Exception as exc:
+            if _absent(exc):
+                return None
+            raise
+        return version.tags.get("bank_id")
+
+
+@contextmanager
+def registry_errors() -> Iterator[None]:
+    """MLflow's failures as RegistryError, saying which tracking URI failed."""
+    from dreamer import settings
+    from dreamer.errors import DreamerError, RegistryError
+
     try:
-        version = client.get_model_version_by_alias(model_name(repo), alias)
-    except Exception:
-        return None
-    return version.tags.get("bank_id")
+        yield
+    except DreamerError:
+        raise
+    except Exception as exc:
+        raise RegistryError(f"the MLflow registry at {settings.mlflow_tracking_uri()} failed: "
+                            f"{type(exc).__name__}: {str(exc)[:500]}") from exc
 
 
 def _set_registry_alias(name: str, version: str) -> None:
-    tracking.client().set_registered_model_alias(name, PRODUCTION, version)
+    with registry_errors():
+        tracking.client().set_registered_model_alias(name, PRODUCTION, version)
 
 
 def _exists(client: Any, name: str) -> bool:
     try:
         client.get_registered_model(name)
-    except Exception:
-        return False
+    except Exception as exc:
+        if _absent(exc):
+            return False
+        raise
     return True
+
+
+def _absent(exc: Exception) -> bool:
+    """Whether MLflow's ``exc`` says "no such model, version or alias" (and nothing else)."""
+    from mlflow.exceptions import MlflowException
+
+    if not isinstance(exc, MlflowException):
+        return False
+    code = exc.error_code
+    return code == "RESOURCE_DOES_NOT_EXIST" or (
+        code == "INVALID_PARAMETER_VALUE" and "not found" in exc.message)
 
 
 def latest_decision(store: Store, repo: str, candidate: str) -> GateDecision | None:

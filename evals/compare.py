@@ -22,6 +22,7 @@ import pandas as pd
 from dreamer import tracking
 from evals.metrics import budget_position
 from evals.suite import SuiteResult
+from evals.tracking import log_run
 
 EXPERIMENT = "dreamer-compare"
 
@@ -142,23 +143,15 @@ def log_comparison(results: Mapping[str, SuiteResult], table: pd.DataFrame, plot
     experiment = tracking.experiment_id(EXPERIMENT, client)
     parent = client.create_run(experiment, run_name="compare", tags={"dreamer.kind": "compare"})
     pid = parent.info.run_id
-    for key, value in params.items():
-        client.log_param(pid, key, str(value)[:500])
+    log_run(client, pid, params, {})
     for name, result in results.items():
         child = client.create_run(experiment, run_name=name, tags={
             "mlflow.parentRunId": pid, "dreamer.kind": "strategy", "strategy": name})
         cid = child.info.run_id
         strategy, agent = split_name(name)
-        client.log_param(cid, "strategy", strategy)
-        client.log_param(cid, "agent", agent or result.config.agent)
-        client.log_param(cid, "bank_id", result.bank_id or "none")
-        for label, rate in result.success.items():
-            client.log_metric(cid, f"success_{label}", rate.rate)
-        for label, lift in result.lifts.items():
-            client.log_metric(cid, f"lift_{label}", lift.lift)
-            client.log_metric(cid, f"lift_p_{label}", lift.p_value)
-        client.log_metric(cid, "auc", result.auc)
-        client.log_metric(cid, "bank_tokens", result.bank_tokens)
+        log_run(client, cid, {"strategy": strategy, "agent": agent or result.config.agent,
+                              "bank_id": result.bank_id or "none"},
+                {"auc": result.auc, "bank_tokens": result.bank_tokens}, result)
         client.set_terminated(cid)
     with tempfile.TemporaryDirectory() as tmp:
         csv = Path(tmp) / "comparison.csv"

@@ -240,7 +240,12 @@ def run_suite(
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
+        step.advance(detail=job.task.instance_id)
         return _row(job, result)
+
+    from dreamer import progress as progress_events
+
+    step = progress_events.start("evaluate", len(runs))
 
     # One working copy per task and concurrent worker, restarted between attempts.
     with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:

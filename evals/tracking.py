@@ -1,4 +1,9 @@
-"""Each evaluation is an MLflow run: params, metrics per budget, and the run's artifacts.
+"""Each evaluation is an MLflow run: params, the success curve, and the run's artifacts.
+
+The curve is one metric, ``success``, logged at ``step`` = the budget in tokens (and ``lift``,
+``lift_p`` beside it), so MLflow draws it itself; "all" (the whole bank) sits one doubling past
+the largest finite budget, at step ``2·max + 1``, where the curve's area puts it too
+(``evals.metrics``). Params and metrics go in one ``log_batch`` call each run.
 
 Tracking goes to ``dreamer.settings.mlflow_tracking_uri()`` (``MLFLOW_TRACKING_URI``, else an
 SQLite store under ``.dreamer/``): no server. The experiment (``dreamer-eval`` by default) keeps
@@ -9,15 +14,20 @@ its artifacts under ``$DREAMER_HOME/mlartifacts`` rather than the current folder
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import tempfile
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from dreamer import tracking
 from dreamer.models import content_hash
 from evals.metrics import budget_label
 from evals.suite import SuiteResult
+
+if TYPE_CHECKING:
+    from mlflow.entities import Metric
 
 EXPERIMENT = "dreamer-eval"
 
@@ -44,19 +54,12 @@ def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = E
             "agent_options": json.dumps(cfg.agent_options, sort_keys=True),
             "permutations": cfg.permutations, "seed": cfg.seed, "controls": cfg.controls,
         }
-        for key, value in params.items():
-            client.log_param(run_id, key, str(value)[:500])
         summary = result.summary()
-        for label, rate in result.success.items():
-            client.log_metric(run_id, f"success_{_metric(label)}", rate.rate)
-        for label, lift in result.lifts.items():
-            client.log_metric(run_id, f"lift_{_metric(label)}", lift.lift)
-            client.log_metric(run_id, f"lift_p_{_metric(label)}", lift.p_value)
-        for arm, rate in result.controls.items():
-            client.log_metric(run_id, f"control_{arm}", rate.rate)
-        for key in ("auc", "bank_tokens", "chance", "tasks", "attempts", "resolved",
-                    "unresolved", "infra_errors", "wall_s", "test_time_s"):
-            client.log_metric(run_id, key, float(summary[key]))
+        scalars = {f"control_{arm}": rate.rate for arm, rate in result.controls.items()}
+        scalars.update({key: float(summary[key]) for key in (
+            "auc", "bank_tokens", "chance", "tasks", "attempts", "resolved", "unresolved",
+            "infra_errors", "wall_s", "test_time_s")})
+        log_run(client, run_id, params, scalars, result)
         _log_artifacts(client, run_id, result, summary, plot)
     except Exception:
         client.set_terminated(run_id, status="FAILED")
@@ -85,5 +88,37 @@ def _log_artifacts(client: object, run_id: str, result: SuiteResult, summary: di
             client.log_artifacts(run_id, str(reports), artifact_path="reports")  # type: ignore[attr-defined]
 
 
-def _metric(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", label)
+def budget_step(budget: int | None, budgets: Sequence[int | None]) -> int:
+    """The step a budget's point of the curve is logged at: its tokens; "all" one doubling past
+    the largest finite budget."""
+    if budget is not None:
+        return budget
+    return 2 * max((b for b in budgets if b is not None), default=0) + 1
+
+
+def curve_metrics(result: SuiteResult, timestamp: int) -> list[Metric]:
+    """``success``, ``lift`` and ``lift_p`` of ``result``, one point per budget (step)."""
+    from mlflow.entities import Metric
+
+    budgets = result.config.budgets
+    step = {budget_label(b): budget_step(b, budgets) for b in budgets}
+    points = [Metric("success", rate.rate, timestamp, step[label])
+              for label, rate in result.success.items() if label in step]
+    for label, lift in result.lifts.items():
+        if label in step:
+            points.append(Metric("lift", lift.lift, timestamp, step[label]))
+            points.append(Metric("lift_p", lift.p_value, timestamp, step[label]))
+    return points
+
+
+def log_run(client: Any, run_id: str, params: Mapping[str, object],
+            scalars: Mapping[str, float], result: SuiteResult | None = None) -> None:
+    """Params, scalar metrics and (with ``result``) the curve of a run in one call."""
+    from mlflow.entities import Metric, Param
+
+    now = int(time.time() * 1000)
+    metrics = [Metric(key, float(value), now, 0) for key, value in scalars.items()]
+    if result is not None:
+        metrics += curve_metrics(result, now)
+    client.log_batch(run_id, metrics=metrics,
+                     params=[Param(key, str(value)[:500]) for key, value in params.items()])

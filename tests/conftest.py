@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,6 +71,23 @@ def _postgres_url() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def postgres_database() -> Iterator[Callable[[], str]]:
+    """Makes fresh PostgreSQL databases (their URLs), dropped after the test; skips when no
+    server answers."""
+    made: list[Iterator[str]] = []
+
+    def make() -> str:
+        database = _postgres_url()
+        url = next(database)
+        made.append(database)
+        return url
+
+    yield make
+    for database in made:
+        next(database, None)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

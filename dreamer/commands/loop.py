@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -34,6 +36,10 @@ def prefect_environment() -> None:
     os.environ.setdefault("PREFECT_HOME", str(settings.home() / "prefect"))
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    # ... but the runs' own logs at INFO: the steps' progress lines (``dreamer.progress``), in
+    # the terminal and in the Prefect UI.
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_FLOW_RUNS_LEVEL", "INFO")
+    os.environ.setdefault("PREFECT_LOGGING_LOGGERS_PREFECT_TASK_RUNS_LEVEL", "INFO")
     # The ephemeral API starts in-process; on a loaded 2-core machine 20 s is not always enough.
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -52,7 +58,9 @@ def register(app: typer.Typer) -> None:
         lm_api_key_env: Annotated[str | None, typer.Option(help=LM_KEY_ENV_HELP)] = None,
         lm_max_failures: Annotated[float | None, typer.Option(help=LM_MAX_FAILURES_HELP)] = None,
         serve: Annotated[bool, typer.Option(help="Serve on a cron schedule (needs a Prefect server).")] = False,
-        cron: Annotated[str, typer.Option(help="The schedule, with --serve.")] = "0 3 * * *",
+        deploy: Annotated[bool, typer.Option(help="Register it as a deployment of the stack's work pool, on --cron.")] = False,
+        pool: Annotated[str, typer.Option(help="The work pool, with --deploy.")] = "dreamer",
+        cron: Annotated[str, typer.Option(help="The schedule, with --serve or --deploy.")] = "0 3 * * *",
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Run the nightly dream once now: ingest, extract, dream, evaluate, gate, promote.
@@ -79,6 +87,17 @@ def register(app: typer.Typer) -> None:
             open_lm(dreaming)
         from flows.nightly_dream_flow import nightly_dream
 
+        if deploy:
+            if not os.environ.get("PREFECT_API_URL"):
+                fail("--deploy needs a Prefect server: `dreamer stack up` (or set "
+                     "PREFECT_API_URL)", code=2)
+            deployment = deploy_nightly(config, lm, pool, cron)
+            if as_json:
+                print_json(deployment)
+            else:
+                console().print(f"deployment {esc(deployment['name'])} ({deployment['id']}) on "
+                                f"work pool {esc(pool)}, cron {esc(cron)}")
+            return
         if serve:
             if not os.environ.get("PREFECT_API_URL"):
                 fail("--serve needs a Prefect server: run `prefect server start` and set "
@@ -157,6 +176,30 @@ def register(app: typer.Typer) -> None:
         _print_comparison(compared, False)
         out.print(f"\nMLflow holds the runs and the registered banks: "
                   f"mlflow ui --backend-store-uri {settings.mlflow_tracking_uri()}")
+
+
+def deploy_nightly(config: str, lm: str | None, pool: str, cron: str) -> dict[str, str]:
+    """Register the nightly flow, from this project's folder, as a deployment of ``pool``."""
+    from prefect import flow
+
+    from dreamer.loop import PROJECT_ROOT
+
+    source = flow.from_source(source=str(PROJECT_ROOT),
+                              entrypoint="flows/nightly_dream_flow.py:nightly_dream")
+    name = f"nightly-{_slug(config)}"
+    with contextlib.redirect_stdout(sys.stderr):  # Prefect's table: stdout stays for --json
+        deployment_id = source.deploy(  # type: ignore[union-attr]
+            name=name, work_pool_name=pool, cron=cron, parameters={"config_ref": config, "lm": lm},
+            print_next_steps=False, ignore_warnings=True)
+    return {"id": str(deployment_id), "name": f"nightly-dream/{name}", "work_pool": pool,
+            "cron": cron}
+
+
+def _slug(config: str) -> str:
+    import re
+    from pathlib import Path
+
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", Path(config).stem).strip("-") or "default"
 
 
 def _print_outcomes(outcomes: list[dict[str, Any]]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,6 +76,25 @@ class LockStore:
         if not self.acquire(name, me, ttl):
             raise LockHeldError(f"lock {name!r} is held by {self.holder(name) or 'another run'}; "
                                 "wait for it to finish (or for the lock to expire)")
+        try:
+            yield me
+        finally:
+            self.release(name, me)
+
+    @contextmanager
+    def wait(self, name: str, timeout_s: float = 600.0,
+             ttl: timedelta = timedelta(minutes=30)) -> Iterator[str]:
+        """Hold ``name`` for the block, waiting up to ``timeout_s`` for its holder to release
+        it; LockHeldError naming the holder when it is still held by then."""
+        me = holder_id()
+        deadline = time.monotonic() + timeout_s
+        pause = 0.05
+        while not self.acquire(name, me, ttl):
+            if time.monotonic() >= deadline:
+                raise LockHeldError(f"lock {name!r} is still held by "
+                                    f"{self.holder(name) or 'another run'} after {timeout_s:.0f} s")
+            time.sleep(pause)
+            pause = min(pause * 2, 1.0)
         try:
             yield me
         finally:

@@ -143,11 +143,19 @@ def certify(tasks: Sequence[Task], pool: Sequence[Memory], run_dir: Path, *, see
     """Certify every task (loaded with absolute repository locations) through the harness."""
     jobs = [(task, arms(task, pool, seeds), str(run_dir / task.instance_id), timeout,
              permutations) for task in tasks]
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as executor:
-            results = list(executor.map(_run_task, jobs))
-    else:
-        results = [_run_task(job) for job in jobs]
+    from dreamer import progress
+
+    step = progress.start("certify", len(jobs))
+    executor = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    results = []
+    try:
+        outcomes = executor.map(_run_task, jobs) if executor else map(_run_task, jobs)
+        for job, attempts in zip(jobs, outcomes, strict=True):
+            results.append(attempts)
+            step.advance(detail=job[0].instance_id)
+    finally:
+        if executor is not None:
+            executor.shutdown()
     return {task.instance_id: verdict(task.instance_id, attempts, max(1, len(task.candidates)))
             for task, attempts in zip(tasks, results, strict=True)}
 

@@ -44,8 +44,13 @@ def test_eval_json_plot_mlflow_and_comparison(demo: DemoSuite, tmp_path: Path) -
 
     from dreamer import settings
 
-    run = MlflowClient(settings.mlflow_tracking_uri()).get_run(summary["mlflow_run_id"])
-    assert run.data.metrics["success_all"] == 1.0 and run.data.metrics["success_0"] == 0.0
+    client = MlflowClient(settings.mlflow_tracking_uri())
+    run = client.get_run(summary["mlflow_run_id"])
+    # One curve: `success` at step = budget in tokens ("all" one doubling past the largest).
+    curve = {m.step: m.value for m in client.get_metric_history(run.info.run_id, "success")}
+    budgets = [int(b) for b in run.data.params["budgets"].split(",") if b != "all"]
+    assert curve[0] == 0.0 and curve[2 * max(budgets) + 1] == 1.0
+    assert sorted(curve) == sorted({*budgets, 2 * max(budgets) + 1})
     assert run.data.params["bank_id"] == demo.bank.id and run.data.params["agent"] == "selector"
     artifacts = {a.path for a in MlflowClient(settings.mlflow_tracking_uri())
                  .list_artifacts(run.info.run_id)}

@@ -65,12 +65,26 @@ def test_nightly_promotes_then_rejects_a_worse_candidate(
     assert registry_alias("pytoolz/toolz") == production
 
 
-def test_two_nightly_runs_at_once_promote_at_most_once(tmp_path: Path, nightly_config) -> None:  # type: ignore[no-untyped-def]
-    config = nightly_config("race")
-    home = Path(os.environ["DREAMER_HOME"])
+RACE_REPEAT = int(os.environ.get("DREAMER_RACE_REPEAT", "1"))
+"""How many times each race runs (``DREAMER_RACE_REPEAT=20`` to hunt for flakiness)."""
+
+
+@pytest.mark.parametrize("attempt", range(RACE_REPEAT))
+@pytest.mark.parametrize("database", ["sqlite",
+                                      pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_two_nightly_runs_at_once_promote_at_most_once(  # type: ignore[no-untyped-def]
+    database: str, attempt: int, tmp_path: Path, nightly_config, postgres_database,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two `dreamer nightly` processes on a fresh home (fresh store, fresh MLflow database):
+    both create the databases and reach the gate; exactly one promotes, neither crashes."""
+    if database == "postgresql":  # the store and MLflow each on their own fresh database
+        monkeypatch.setenv("DREAMER_DATABASE_URL", postgres_database())
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", postgres_database())
+    config = nightly_config("race", permutations=1)
     procs = []
     for i in range(2):
-        env = {**os.environ, "DREAMER_HOME": str(home), "PREFECT_HOME": str(tmp_path / f"p{i}"),
+        env = {**os.environ, "PREFECT_HOME": str(tmp_path / f"p{i}"),
                "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_LOGGING_LEVEL": "ERROR"}
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "dreamer.cli", "nightly", "--config", str(config), "--json"],
@@ -87,3 +101,8 @@ def test_two_nightly_runs_at_once_promote_at_most_once(tmp_path: Path, nightly_c
     store = open_store()
     moves = store.banks.history("production", "pytoolz/toolz")
     assert len(moves) == 1 and moves[0].to_bank == promoted[0]["candidate"]
+    with store.sessions() as db:
+        decisions = [(r.passed, r.promoted) for r in db.query(GateDecisionRow)]
+    assert len(decisions) == 2 and [p for _, p in decisions].count(True) == 1, decisions
+    assert registry_alias("pytoolz/toolz") == promoted[0]["candidate"]
+    store.close()
