@@ -32,7 +32,7 @@ lm-local: setup
 		$(BIN)/python -m pip install --quiet -e '.[lm-local]'
 
 test-lm-local: lm-local
-	$(BIN)/python -m pytest -q -m local_lm -s
+	DREAMER_LOCAL_LM=1 $(BIN)/python -m pytest -q -m local_lm -s
 
 lint: setup
 	$(BIN)/ruff check dreamer evals flows tests

@@ -73,7 +73,10 @@ class LocalServer:
             raise RuntimeError(f"the local model cannot run: {why}")
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path()),
                    "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(self.port),
-                   "--n_ctx", str(self.n_ctx)]
+                   "--n_ctx", str(self.n_ctx),
+                   # The GGUF carries no chat template llama-cpp-python reads, and its fallback
+                   # (llama-2) makes Gemma stop at once: every chat answer came back empty.
+                   "--chat_format", "gemma"]
         if self.threads:
             command += ["--n_threads", str(self.threads)]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115

@@ -9,6 +9,7 @@ reason, when ``make lm-local`` has not installed the model and the server.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -18,7 +19,11 @@ from typer.testing import CliRunner
 from dreamer.localserver import LM_MODEL, LocalServer, unavailable
 
 pytestmark = [pytest.mark.local_lm, pytest.mark.slow,
-              pytest.mark.skipif(unavailable() is not None, reason=str(unavailable()))]
+              pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
+              # Opt-in (`make test-lm-local`): on 2026-11-30 the server answered, but a run
+              # through DSPy stalled on unbounded generations (6 calls in 30 minutes).
+              pytest.mark.skipif(os.environ.get("DREAMER_LOCAL_LM") != "1",
+                                 reason="set DREAMER_LOCAL_LM=1 (make test-lm-local) to run it")]
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "datasets" / "sample"

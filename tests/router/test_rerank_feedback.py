@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import inspect, text
 
@@ -54,7 +55,17 @@ def test_the_migration_creates_the_router_tables_next_to_the_lead_schema() -> No
     assert {"router_verifications", "router_feedback", "banks", "memory_records"} <= tables
     with store.engine.connect() as conn:
         heads = {row[0] for row in conn.execute(text("select version_num from alembic_version"))}
-    assert "0002_router" in heads
+    # The database is at the one head, and the router's migration is on its way there.
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from dreamer.store import migrate
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrate.__file__).parent / "migrations"))
+    script = ScriptDirectory.from_config(config)
+    assert heads == {script.get_current_head()}
+    assert "0002_router" in {rev.revision for rev in script.walk_revisions()}
     # One metadata for the lead's schema and the router's records: autogenerate sees both.
     assert VerificationRecord.__table__.metadata is Base.metadata
     store.close()
