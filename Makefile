@@ -19,7 +19,8 @@ demo: setup
 	$(BIN)/dreamer demo
 
 test: setup
-	$(BIN)/python -m pytest -q
+	# Two workers: the suite is mostly subprocesses, git and real test runs (about half the wall time).
+	$(BIN)/python -m pytest -q -n 2
 
 bench: setup
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
