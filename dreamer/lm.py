@@ -107,6 +107,10 @@ def make_lm(
     client: dict[str, Any] = {}
     if base_url is not None:
         client["api_base"] = base_url
+        # DSPy's default engine speaks to an ``openai/`` model in OpenAI's own dialect, which
+        # sends ``max_completion_tokens``; OpenAI-compatible servers such as llama.cpp's ignore
+        # it and generate without bound. litellm sends ``max_tokens``, which they honour.
+        client["engine"] = "litellm"
     if api_key is not None:
         client["api_key"] = api_key
     return dspy.LM(model, temperature=temperature, max_tokens=max_tokens, cache=cache,
@@ -119,6 +123,9 @@ def probe(lm: Any) -> None:
     if lm is None:
         return
     name = lm_name(lm)
+    base_url = getattr(lm, "kwargs", {}).get("api_base")
+    if base_url:
+        name = f"{name} at {base_url}"
     try:
         trial = lm.copy(cache=False, num_retries=0) if hasattr(lm, "copy") else lm
         answers = trial("Answer with the single word: ready")

@@ -52,7 +52,8 @@ def test_make_lm_takes_a_base_url_and_a_key_from_the_environment(monkeypatch) ->
 
 
 def test_the_trial_call_says_why_an_unreachable_model_cannot_run() -> None:
-    with pytest.raises(LMRunError, match=r"openai/x failed its trial call.*127\.0\.0\.1:9"):
+    with pytest.raises(LMRunError,
+                       match=r"openai/x at http://127\.0\.0\.1:9\S* failed its trial call"):
         probe(make_lm("openai/x", base_url=DEAD, cache=False))
 
 
