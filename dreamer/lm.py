@@ -147,8 +147,10 @@ class LMUsage:
     """What a run asked its LM: calls, failures (provider errors and unparsable answers) and
     fallbacks (decisions the offline rule made instead). Thread-safe.
 
-    ``failed`` raises :class:`LMRunError` after ``FAILURES_IN_A_ROW`` consecutive failures;
-    ``check`` raises when the share of failures passes ``max_failures``.
+    ``failed`` raises :class:`LMRunError` after ``FAILURES_IN_A_ROW`` consecutive failures
+    (unless ``max_failures`` is 1, which tolerates every failure: a small local model whose
+    answers rarely parse still runs to the end on the offline fallbacks); ``check`` raises when
+    the share of failures passes ``max_failures``.
     """
 
     model: str | None = None
@@ -178,7 +180,7 @@ class LMUsage:
             if len(self.reasons) < 5:
                 self.reasons.append(f"{where}: {kind}: {_short(exc, 200)}")
             in_a_row = self._in_a_row
-        if in_a_row >= FAILURES_IN_A_ROW:
+        if in_a_row >= FAILURES_IN_A_ROW and self.max_failures < 1.0:
             raise LMRunError(
                 f"the language model {self.model} failed {in_a_row} calls in a row; the run "
                 f"stopped (first: {self.reasons[0]})") from exc

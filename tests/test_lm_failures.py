@@ -127,10 +127,15 @@ def test_usage_stops_after_consecutive_failures_and_on_the_share() -> None:
     usage.failed("dedupe", ValueError("bad answer"))
     with pytest.raises(LMRunError, match=r"failed 2 of 5 calls \(40% > the 25%"):
         usage.check()
-    burst = LMUsage(model="m", max_failures=1.0)
+    burst = LMUsage(model="m", max_failures=0.99)
     with pytest.raises(LMRunError, match="10 calls in a row"):
         for _ in range(10):
             burst.failed("linking", ValueError("x"))
+    tolerant = LMUsage(model="m", max_failures=1.0)  # every failure falls back; the run goes on
+    for _ in range(30):
+        tolerant.failed("linking", ValueError("x"))
+    tolerant.check()
+    assert (tolerant.failures, tolerant.fallbacks) == (30, 30)
 
 
 def test_lm_settings_layer_strategy_then_nightly_then_command_line() -> None:
