@@ -20,8 +20,8 @@ from dreamer.localserver import LM_MODEL, LocalServer, unavailable
 
 pytestmark = [pytest.mark.local_lm, pytest.mark.slow,
               pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
-              # Opt-in (`make test-lm-local`): on 2026-11-30 the server answered, but a run
-              # through DSPy stalled on unbounded generations (6 calls in 30 minutes).
+              # Opt-in (`make test-lm-local`): a run takes tens of minutes on 2 cores, far more
+              # than the rest of the suite.
               pytest.mark.skipif(os.environ.get("DREAMER_LOCAL_LM") != "1",
                                  reason="set DREAMER_LOCAL_LM=1 (make test-lm-local) to run it")]
 
