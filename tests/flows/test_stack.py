@@ -50,15 +50,19 @@ def test_stack_up_deploy_run_and_down(tmp_path: Path, nightly_config,  # type: i
             monkeypatch.setenv(key, value)
         from prefect.client.orchestration import get_client
         from prefect.deployments import run_deployment
+        from prefect.settings import PREFECT_API_URL, temporary_settings
 
-        flow_run = run_deployment(deployment["name"], timeout=0)
-        with get_client(sync_client=True) as client:
-            deadline = time.monotonic() + 600
-            while not (state := client.read_flow_run(flow_run.id).state).is_final():
-                assert time.monotonic() < deadline, "the worker did not finish the run"
-                time.sleep(2)
-            assert state.is_completed(), state
-            keys = {a.key for a in client.read_artifacts()}
+        # A Prefect settings context (another test's harness in this worker) outranks the
+        # environment: name the stack's API explicitly.
+        with temporary_settings(updates={PREFECT_API_URL: up["env"]["PREFECT_API_URL"]}):
+            flow_run = run_deployment(deployment["name"], timeout=0)
+            with get_client(sync_client=True) as client:
+                deadline = time.monotonic() + 600
+                while not (state := client.read_flow_run(flow_run.id).state).is_final():
+                    assert time.monotonic() < deadline, "the worker did not finish the run"
+                    time.sleep(2)
+                assert state.is_completed(), state
+                keys = {a.key for a in client.read_artifacts()}
         assert {"nightly-gate", "nightly-summary"} <= keys
 
         from dreamer.store import open_store
