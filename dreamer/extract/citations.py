@@ -360,6 +360,80 @@ class CodeCiter:
         return citation, known
 
 
+    def enclosing(self, citation: Citation) -> str | None:
+        """The definition a cited span sits in: the nearest line above it, less indented, that
+        opens a ``def``/``class`` or assigns a top-level name (``VISIT_CODES = {``); None at a
+        module's top level or when the file cannot be read."""
+        if self.git_dir is None or citation.path is None or not citation.start_line \
+                or citation.commit is None:
+            return None
+        lines = self.reader.read_lines(self.git_dir, citation.commit, citation.path)
+        if not lines or citation.start_line > len(lines):
+            return None
+        return enclosing_definition(lines, citation.start_line)
+
+
+    def qualify(self, names: tuple[str, ...] | list[str]) -> list[str]:
+        """``names`` with each ``instance.method`` (``registry.touch``) named by the one class of
+        the repository that defines that method (``DeviceRegistry.touch``), as the code at the
+        session's commit has it; a name that no class or several classes define is kept."""
+        return [self._qualified(n) for n in names]
+
+    def _qualified(self, name: str) -> str:
+        owner, _, attribute = name.rpartition(".")
+        if not owner or "=" in name or not owner[:1].islower() or self.git_dir is None \
+                or not self.commits:
+            return name
+        commit = self.commits[0]
+        found = _git(str(self.git_dir), "grep", "-n", "-E",
+                     rf"^\s+(async\s+)?def\s+{re.escape(attribute)}\s*\(", commit, "--", "*.py")
+        classes = set()
+        for hit in found or ():
+            _, path, row, _ = hit.split(":", 3)
+            lines = self.reader.read_lines(self.git_dir, commit, path)
+            classes.add(_class_of(lines, int(row)) if lines else None)
+        if len(classes) == 1 and (cls := classes.pop()):
+            return f"{cls}.{attribute}"
+        return name
+
+
+_DEFINITION = re.compile(r"^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)"
+                         r"|^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
+
+
+def _class_of(lines: list[str], line: int) -> str | None:
+    """The class whose body holds the ``def`` at 1-based ``line``, or None (a nested function)."""
+    text = lines[line - 1]
+    indent = len(text) - len(text.lstrip())
+    for row in range(line - 2, -1, -1):
+        above = lines[row]
+        depth = len(above) - len(above.lstrip())
+        if not above.strip() or depth >= indent:
+            continue
+        match = re.match(r"\s*class\s+([A-Za-z_]\w*)", above)
+        return match.group(1) if match else None
+    return None
+
+
+def enclosing_definition(lines: list[str], line: int) -> str | None:
+    """The name of the definition enclosing 1-based ``line`` of ``lines`` (see ``enclosing``)."""
+    target = lines[line - 1]
+    indent = len(target) - len(target.lstrip()) if target.strip() else 10**6
+    for row in range(line - 1, -1, -1):
+        text = lines[row]
+        if not text.strip():
+            continue
+        depth = len(text) - len(text.lstrip())
+        if row < line - 1 and depth >= indent:
+            continue
+        if match := _DEFINITION.match(text):
+            return match.group(2) or match.group(3)
+        if depth == 0 and row < line - 1:
+            return None
+        indent = min(indent, depth)
+    return None
+
+
 def _placed(lines: list[str], block: tuple[str, ...]) -> int | None:
     """The 1-based line where ``block`` starts in ``lines`` (trailing spaces ignored), or None."""
     want = [b.rstrip() for b in block]

@@ -6,6 +6,7 @@ from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import SessionView
 from dreamer.extract.injection import strip_injections
+from dreamer.extract.names import change_names, shown
 from dreamer.extract.rules import base, cite_hunks, session_citation
 from dreamer.models import Citation, CitationKind, MemoryType
 
@@ -28,14 +29,24 @@ def episode(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     )
     if final is not None and final.status in ("ok", "failed"):
         result += f"; last test run {'passed' if final.status == 'ok' else 'failed'}"
-    summary = (
-        f"Task: {problem} -> changed {', '.join(paths[:4])}{' and more' if len(paths) > 4 else ''}"
-        f" ({len(view.runs)} commands, {len(tests)} test runs) -> {result}."
-    )
     seq = view.submission_seq if view.submission_seq is not None else view.edits[-1].seq
-    cand = base(view, "episode", MemoryType.EPISODIC, summary, seq)
+    cand = base(view, "episode", MemoryType.EPISODIC, "", seq)
     cand.created_at = session.ended_at or cand.created_at
-    cite_hunks(cand, citer, hunks)
+    within = cite_hunks(cand, citer, hunks)
+    # What the change reached, by name: the definitions it edited, then what it brought in.
+    names = change_names(hunks)
+    brought = [n for n in (*names.added, *names.calls)
+               if n not in within and n not in names.bound]
+    brought = citer.qualify(list(dict.fromkeys(brought))[:4])
+    reached = ""
+    if within:
+        reached += f" in {shown(within, 4)}"
+    if brought:
+        reached += f", bringing in {shown(brought, 4)}"
+    cand.summary = (
+        f"Task: {problem} -> changed {', '.join(paths[:4])}{' and more' if len(paths) > 4 else ''}"
+        f"{reached} ({len(view.runs)} commands, {len(tests)} test runs) -> {result}."
+    )
     if final is not None and final.status == "ok":
         cand.cite(session_citation(view, final.result_seq))
         cand.confirmed_by.add("test")

@@ -96,6 +96,7 @@ def rule_candidates(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         *statements.remarks(view, citer),
         *statements.lessons(view, citer),
         *settings.settings(view, citer),
+        *settings.relied(view, citer),
         *episodes.episode(view, citer),
     ]
     return found + statements.instructions(view, found)

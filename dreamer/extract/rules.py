@@ -50,12 +50,17 @@ def session_citation(view: SessionView, seq: int) -> Citation:
 
 def cite_hunks(
     candidate: Candidate, citer: CodeCiter, hunks: list[Hunk] | tuple[Hunk, ...]
-) -> None:
-    """File citations for the changed lines of ``hunks`` (a few), noting unknown hashes."""
+) -> list[str]:
+    """File citations for the changed lines of ``hunks`` (a few), noting unknown hashes; returns
+    the definitions those lines sit in (``VISIT_CODES``, ``plan_reminders``), in order."""
+    within: list[str] = []
     for hunk in list(hunks)[:MAX_FILE_CITATIONS]:
         citation, known = citer.cite_hunk(hunk)
         candidate.cite(citation)
         candidate.hash_unknown |= not known
+        if known and not is_test_path(hunk.path) and (name := citer.enclosing(citation)):
+            within.append(name)
+    return list(dict.fromkeys(within))
 
 
 def code_excerpt(edits: list[Edit], limit: int = 160) -> str:
@@ -168,7 +173,8 @@ def _commands_between(view: SessionView, after: int, before: int) -> list[Run]:
     from dreamer.extract.procedures import _TRIVIAL_PROGRAMS, program
 
     return [r for r in view.runs if after < r.seq < before and not r.is_test
-            and r.status in ("ok", "unknown") and program(r.command) not in _TRIVIAL_PROGRAMS]
+            and r.status in ("ok", "unknown") and program(r.command) not in _TRIVIAL_PROGRAMS
+            and not r.command.lstrip().startswith("{")]  # an editor tool's call, not a command
 
 
 def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Run | None,
@@ -177,10 +183,16 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     tried = edit_names(attempts)
     fixed = edit_names(fixes)
     used = [n for n in fixed.added if n not in tried.added]
-    # What the attempt brought in that the fix did not keep; without an attempt of its own, the
-    # session found the wrong code in place: the fix's removals are what did not work.
-    wrong = [n for n in tried.added if n not in fixed.added] or [
+    # What the attempt brought in that the fix took out again (or, when the fix's own diff is
+    # not known, did not repeat); without an attempt of its own, the session found the wrong code
+    # in place: the fix's removals are what did not work. What the attempt brought in and the
+    # fix left standing is part of what passed.
+    own_fix = any(e.own for e in fixes)
+    wrong = [n for n in tried.added if (n in fixed.removed if own_fix and fixed.removed
+                                        else n not in fixed.added)] or [
         n for n in fixed.removed if n not in used]
+    kept = [n for n in tried.added if n not in wrong and n not in tried.bound] \
+        if own_fix and fixed.removed else []
     paths = list(dict.fromkeys([*tried.paths, *fixed.paths])) or [
         p for e in attempts + fixes for p in e.paths if not is_test_path(p)]
     also = [p for p in fixed.paths if tried.paths and p not in tried.paths]
@@ -193,6 +205,12 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     how = f" with {shown(wrong)}" if tried.added and wrong else ""
     if fix is not None and not used and fixed.added and not also:
         used = list(fixed.added)  # the fix repeated names the attempt had: still what passed
+    if fix is not None:
+        used = [n for n in used if n not in fixed.bound] + [n for n in used if n in fixed.bound]
+        used += [n for n in (*kept, *fixed.calls) if n not in used and n not in wrong][:3]
+    # An instance's method is named by its class, as the code defines it (``Registry.touch``).
+    used = [*citer.qualify(used[:4]), *used[4:]]
+    wrong = [*citer.qualify(wrong[:4]), *wrong[4:]]
     excerpt = failure_excerpt(last)
     parts = [f"{where}{what} failed{how}" + (f" ({excerpt.rstrip('.')})" if excerpt else "")]
     if fix is None:
@@ -218,7 +236,9 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     cand.cite(session_citation(view, first.result_seq))
     for test in first.failed_tests[:8]:
         cand.cite(Citation(kind=CitationKind.TEST, ref=test))
-    cite_hunks(cand, citer, [h for e in fixes for h in e.hunks])
+    within = cite_hunks(cand, citer, [h for e in fixes for h in e.hunks])
+    if fix is not None and (inside := [n for n in within if n not in used[:4]]):
+        cand.summary = cand.summary[:-1] + f", in {shown(inside, 3)}."
     if fix is not None:
         cand.cite(session_citation(view, fix.result_seq))
         cand.confirmed_by.add("test" if fix.is_test else "incident")

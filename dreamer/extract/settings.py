@@ -8,6 +8,12 @@
   observation and the file's line at the session's commit. A statement whose value the shown
   lines contradict, or whose file was never shown, proposes nothing.
 
+- ``relied``: a constant the session's passing change used (``TELEHEALTH_MODIFIER``) and that the
+  repository sets to a literal at the session's commit (``TELEHEALTH_MODIFIER = "GT"`` in
+  ``clinic/billing/codes.py``): the change relied on that value, so it is a setting of the
+  session whatever was said. It cites the defining line at that commit; the repository's later
+  history (``dreamer.extract.history``) then says when the value changed.
+
 Each candidate carries the tag ``setting:<path>:<KEY>=<value>`` so that conflict resolution can
 tell, without reading prose, that two memories give one setting of one file different values.
 """
@@ -156,4 +162,50 @@ def _candidate(
     return cand
 
 
-__all__ = ["OBSERVED", "SETTING_TAG", "assigned", "settings", "shown_lines"]
+_LITERAL = re.compile(r"""^(?:"[^"\n]{0,80}"|'[^'\n]{0,80}'|-?\d[\d_.]*|True|False)$""")
+MAX_RELIED = 3
+"""At most this many relied-on settings per session."""
+
+
+def relied(view: SessionView, citer: CodeCiter) -> list[Candidate]:
+    """``domain`` candidates for the constants the session's passing change relied on."""
+    from dreamer.extract.citations import _git
+    from dreamer.extract.names import change_names
+
+    tests = [r for r in view.runs if r.is_test and r.status in ("ok", "failed")]
+    if not tests or tests[-1].status != "ok" or citer.git_dir is None or not citer.commits:
+        return []  # only a change that passed says what it relied on
+    hunks = view.submission_hunks or tuple(h for e in view.edits for h in e.hunks)
+    keys = [n for n in change_names(hunks).added if _KEY.fullmatch(n) and "_" in n]
+    commit = citer.commits[-1]  # the code as the session found it
+    out: list[Candidate] = []
+    for key in keys:
+        found = _git(str(citer.git_dir), "grep", "-n", "-E",
+                     rf"^{re.escape(key)}\s*(:[^=]*)?=[^=]", commit, "--", "*.py")
+        if not found or len(found) != 1:
+            continue  # not defined here, or defined twice: no one value to follow
+        _, path, row, text = found[0].split(":", 3)
+        raw = re.split(r"\s+#", text.split("=", 1)[1])[0].strip()
+        value = assigned(text, key)
+        if value is None or not _LITERAL.match(raw):
+            continue
+        seq = view.submission_seq if view.submission_seq is not None else tests[-1].result_seq
+        summary = (f"`{key}` is {raw} (set in `{path}`); the passing change of this session "
+                   f"used `{key}` and relied on that value.")
+        cand = base(view, "relied", MemoryType.DOMAIN, summary, seq)
+        cand.cite(session_citation(view, tests[-1].result_seq))
+        citation, known = citer.cite(path, int(row), int(row), expect=(text,), commits=(commit,))
+        cand.cite(citation)
+        cand.hash_unknown |= not known
+        cand.confirmed_by.add("test")
+        cand.affects_correctness = True
+        cand.reason = f"the passing change used {key}; {path}:{row} sets it to {raw}"
+        cand.tags.append(f"{SETTING_TAG}:{path}:{key}={value}")
+        cand.confidence = 0.6
+        out.append(cand)
+        if len(out) >= MAX_RELIED:
+            break
+    return out
+
+
+__all__ = ["OBSERVED", "SETTING_TAG", "assigned", "relied", "settings", "shown_lines"]

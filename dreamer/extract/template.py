@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 
 # Where the framework's task templates put the issue: SWE-agent 0.x (ISSUE/INSTRUCTIONS),
-# SWE-agent 1.x (<pr_description>), and the bare <issue> tag several harnesses use.
+# SWE-agent 1.x (<pr_description>), OpenHands' and SWE-agent's SWE-bench templates
+# (<issue_description>), and the bare <issue> tag several harnesses use.
 _ISSUE_MARKERS = (
     ("ISSUE:", "INSTRUCTIONS:"),
     ("<pr_description>", "</pr_description>"),
+    ("<issue_description>", "</issue_description>"),
     ("<issue>", "</issue>"),
 )
 # SWE-agent's observation footer (0.x next-step template).

@@ -8,6 +8,8 @@ file, verbatim, with the reason and where in the file it is. The rest of the bat
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -97,8 +99,9 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
 
 def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
     """A sessions manifest (JSONL: ``file`` relative to the manifest's folder, and any of
-    ``started_at``, ``ended_at``, ``repo``), as ``Defaults.manifest`` takes it; a corpus's
-    ``sessions.jsonl`` is one."""
+    ``started_at``, ``ended_at``, ``repo``, ``commit_start``, ``commit_end``), as ``Defaults.manifest`` takes it; a corpus's
+    ``sessions.jsonl`` is one; its ``commit_start``/``commit_end`` fill a session's commits where
+    the format records none."""
     import json
 
     rows: dict[str, dict[str, Any]] = {}
@@ -135,6 +138,12 @@ def _from_manifest(session: Session, row: Mapping[str, Any] | None) -> Session:
     if session.repo is None and isinstance(row.get("repo"), str):
         update["repo"] = row["repo"]
         metadata["repo_source"] = "manifest"
+    for key in ("commit_start", "commit_end"):
+        value = row.get(key)
+        if getattr(session, key) is None and isinstance(value, str) \
+                and re.fullmatch(r"[0-9a-f]{7,40}", value):
+            update[key] = value
+            metadata["commit_source"] = "manifest"
     if not update:
         return session
     return session.model_copy(update=update | {"metadata": metadata})

@@ -10,6 +10,10 @@ An episode whose session already taught a rule (a failure, domain or procedural 
 it) is merged into that rule before any clustering: the rule is its lesson, written by the
 extractor from the same evidence. The rule keeps its words and gains a citation of each of the
 episode's sessions; the episode stays in the bank, superseded, with all its citations.
+
+Nothing named is lost: an episode that names more than ``max_missing_names`` identifiers its
+rule does not name stays active beside the rule (linked ``derived_into`` it), so a rule drawn
+from several facts never costs one of them.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from dreamer.stages.base import (
     stage,
     taught_sessions,
 )
+from dreamer.stages.subjects import code_names
 from dreamer.stages.text import anchors, conclusion_score, sentences
 
 
@@ -57,6 +62,9 @@ class Abstraction(Stage):
         """Merge each episode into the rule memory learnt from one of its sessions."""
         rule_types: tuple[str, ...] = ("failure", "domain", "procedural")
         """Memory types that state a lesson and can capture an episode."""
+        max_missing_names: int = 1
+        """An episode is retired by a rule only if the rule names all but this many of the code
+        names the episode states; otherwise it stays in retrieval beside the rule."""
 
     config: Config
 
@@ -75,7 +83,7 @@ class Abstraction(Stage):
         same_repo = [(p.i, p.j) for p in near.pairs
                      if episodes[p.i].scope.repo == episodes[p.j].scope.repo]
         groups = _components(len(episodes), same_repo)
-        rules = skipped = 0
+        rules = skipped = kept_apart = 0
         for indices in groups:
             group = [episodes[i] for i in indices]
             shared = _shared_anchors(group)
@@ -89,17 +97,31 @@ class Abstraction(Stage):
             if content_free(rule, _rule_type(group).value):
                 skipped += 1
                 continue  # a rule that says nothing is no rule: the episodes stay as they are
-            editor.derive(
+            made = editor.derive(
                 group, summary=rule, conditions=(f"seen in {len(group)} episodes",),
                 type=_rule_type(group), scope=common_scope(group), action="created",
-                retire=self.config.retire_episodes,
+                retire=False,
                 reason=f"general rule of {len(group)} episodes sharing "
                 f"{', '.join(sorted(shared)[:3])}" + (" (LM written)" if written else ""),
             )
             rules += 1
+            if self.config.retire_episodes:
+                # An episode that names something the rule does not stays in retrieval: the
+                # general rule must not cost a particular fact.
+                for member in group:
+                    if self._covered(member, made):
+                        editor.supersede(member, made.id)
+                    else:
+                        kept_apart += 1
         return editor.result(rules=rules, episodes=len(episodes), captured=captured,
+                             episodes_kept_for_their_names=kept_apart,
                              content_free_refused=skipped,
                              lm_failures=judge.failures if judge else 0)
+
+    def _covered(self, memory: Memory, rule: Memory) -> bool:
+        """Whether ``rule`` names all but ``max_missing_names`` of the code names ``memory``
+        states (its paths and tests stay cited either way)."""
+        return len(code_names(memory) - code_names(rule)) <= self.config.max_missing_names
 
     def _absorb_captured(self, editor: BankEditor) -> int:
         """Merge each rule memory with the episodes of the sessions it was learnt from; returns
@@ -118,9 +140,11 @@ class Abstraction(Stage):
                     for r, s in by_session.get((episode.scope.repo, session), ())}
             mine = [(r, s & own) for r, s in near.values()]
             if mine:
-                # The rule sharing most sessions, then the best evidenced, takes the episode.
+                # The rule sharing most sessions, then the best evidenced, takes the episode,
+                # unless the episode names something the rule does not (nothing named is lost).
                 best = max(mine, key=lambda rs: (len(rs[1]), len(rs[0].citations), rs[0].id))[0]
-                absorbed.setdefault(best.id, []).append(episode)
+                if self._covered(episode, best):
+                    absorbed.setdefault(best.id, []).append(episode)
         for rule_id, episodes in sorted(absorbed.items()):
             rule = editor.get(rule_id)
             known = sessions_of(rule)

@@ -216,13 +216,21 @@ def changing_commit(bank: Bank | CitingIndex, older: Memory, newer: Memory,
     that cite ``path`` at a commit, dated between the two, are the candidates. One that cites
     the very lines the newer memory saw (same hash) at a commit neither memory saw the file at
     is the change itself; memories that changed the file (not another observed setting) and
-    earlier ones win. With none, the newer memory's own commit: the change is at or before it.
+    earlier ones win. A newer memory that cites a commit and the file at that same commit (the
+    repository's history read it) names the change itself, first. With none, the newer memory's own commit: the change is at or before it.
     ``bank`` may be a ``CitingIndex`` of the bank, built once for many calls.
     """
     def cited(memory: Memory) -> list[tuple[str, str | None]]:
         return [(c.commit, c.lines_sha256) for c in memory.citations
                 if c.kind is CitationKind.FILE and c.path == path and c.commit]
 
+    # The repository's history said it: the newer memory cites the commit itself and the file's
+    # line at that commit (``dreamer.extract.history``).
+    commits = {c.ref for c in newer.citations if c.kind is CitationKind.COMMIT}
+    old_commits = {commit for commit, _ in cited(older)}
+    for commit, _ in cited(newer):
+        if commit in commits and commit not in old_commits:
+            return commit
     index = bank if isinstance(bank, CitingIndex) else CitingIndex(bank)
     seen = {commit for commit, _ in cited(older) + cited(newer)}
     new_hashes = {h for _, h in cited(newer) if h}

@@ -1,7 +1,10 @@
 """dedupe: merge memories that say the same thing in different words; the merge keeps every
 citation of its inputs, which stay in the bank as superseded.
 
-Two memories are merged only when they are of one repository, agree on every setting they state,
+A merge keeps the words of the member that names most, and nothing named is lost: a code name
+of another member that those words lack is kept as an "also named" condition, and a member that
+would lose more than ``max_missing_names`` of them is another fact and stays as it is. Two memories are merged only when they are of
+one repository, agree on every setting they state,
 do not contradict each other, share a subject (an identifier they name, a file or test they
 cite: ``dreamer.stages.subjects``), and are as alike as the ``same`` threshold asks (``shared``
 when they cite the same lines). ``benchmarks/merge_pairs.py`` measures the precision and recall
@@ -24,7 +27,7 @@ from dreamer.stages.base import (
 )
 from dreamer.stages.conflicts import setting_values
 from dreamer.stages.similarity import Neighbours
-from dreamer.stages.subjects import same_subject
+from dreamer.stages.subjects import code_names, same_subject
 from dreamer.stages.text import contradiction
 
 
@@ -48,6 +51,9 @@ class Dedupe(Stage):
         """Merge an episode with a rule (failure, domain, ...) that retells it. Off: an episode
         is a story, not a restatement of the lesson; abstraction supersedes it by the rule
         learnt from its session, without piling the story's citations onto the rule."""
+        max_missing_names: int = 2
+        """A member joins a merge only if the kept words lack at most this many of the code
+        names it states (kept as an "also named" condition); beyond that it is another fact."""
         confirmation_bonus: float = 0.05
         """Confidence gained per extra memory that confirms the merged one (capped at 0.95)."""
 
@@ -96,15 +102,33 @@ class Dedupe(Stage):
         clusters: dict[int, list[int]] = {}
         for i in range(len(members)):
             clusters.setdefault(root(i), []).append(i)
-        merged = 0
+        merged = skipped = 0
         for indices in sorted(clusters.values()):
             if len(indices) < 2:
                 continue
+            # The merge keeps one member's words: the member that names most of what the
+            # cluster names (a failure's fix rather than a guard about its test), then the most
+            # central. Names of the others that its words lack are kept as a condition when they
+            # are few; a member that would lose more stays as it is.
+            names = {i: code_names(members[i]) for i in indices}
+            most = max(len(names[i]) for i in indices)
+            keeper = _medoid([i for i in indices if len(names[i]) == most], near, members,
+                             indices)
+            kept = [i for i in indices
+                    if len(names[i] - names[keeper]) <= self.config.max_missing_names]
+            skipped += len(indices) - len(kept)
+            if len(kept) < 2:
+                continue
+            indices = kept
             group = [members[i] for i in indices]
-            best = members[_medoid(indices, near, members)]
+            best = members[keeper]
+            missing = sorted(frozenset().union(*(names[i] for i in indices)) - names[keeper])
+            conditions = tuple(best.conditions)
+            if missing:
+                conditions += ("also named " + ", ".join(f"`{n}`" for n in missing),)
             bonus = self.config.confirmation_bonus * (len(group) - 1)
             editor.derive(
-                group, summary=best.summary, conditions=best.conditions, type=best.type,
+                group, summary=best.summary, conditions=conditions, type=best.type,
                 scope=common_scope(group),
                 confidence=min(0.95, max(m.confidence for m in group) + bonus),
                 action="merged",
@@ -114,6 +138,7 @@ class Dedupe(Stage):
             merged += len(group)
         return editor.result(
             memories_merged=merged, pairs_considered=len(near.pairs),
+            memories_kept_apart=skipped,
             lm_calls=asked, lm_failures=judge.failures if judge else 0,
         )
 
@@ -144,15 +169,18 @@ class Dedupe(Stage):
         return self._compatible(a, b) and score >= need
 
 
-def _medoid(indices: list[int], near: Neighbours, members: list[Memory]) -> int:
-    """The member most like the others; ties go to more evidence, then the shorter text."""
+def _medoid(candidates: list[int], near: Neighbours, members: list[Memory],
+            indices: list[int] | None = None) -> int:
+    """The candidate most like the cluster's others (``indices``, default the candidates);
+    ties go to more evidence, then the shorter text."""
+    group = indices if indices is not None else candidates
 
     def key(i: int) -> tuple[float, int, int, str]:
-        centrality = sum(near.sim(i, j) for j in indices if j != i)
+        centrality = sum(near.sim(i, j) for j in group if j != i)
         m = members[i]
         return (-round(centrality, 4), -len(m.citations), len(m.summary), m.id)
 
-    return min(indices, key=key)
+    return min(candidates, key=key)
 
 
 

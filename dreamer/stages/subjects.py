@@ -48,6 +48,19 @@ def _subject(memory: Memory) -> frozenset[str]:
     return frozenset(n for n in names if n and n not in _TOO_COMMON)
 
 
+def named(memory: Memory) -> frozenset[str]:
+    """The code-level names ``memory``'s own words carry (not its citations)."""
+    return frozenset(n for n in _named(" ".join((memory.summary, *memory.conditions)))
+                     if n and n not in _TOO_COMMON)
+
+
+def code_names(memory: Memory) -> frozenset[str]:
+    """``named`` without paths and test ids (the citations carry those): identifiers, dotted
+    names, config keys, commands."""
+    return frozenset(n for n in named(memory) if "/" not in n and "::" not in n
+                     and not n.endswith((".py", ".md", ".txt", ".toml", ".yaml", ".yml", ".json")))
+
+
 def same_subject(a: Memory, b: Memory) -> bool:
     """Whether the two memories name or cite at least one thing in common."""
     return bool(subject(a) & subject(b))

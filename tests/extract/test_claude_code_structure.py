@@ -91,7 +91,7 @@ def test_the_passing_fix_of_a_claude_code_session_is_named_and_cited(tmp_path: P
     assert "tests/test_labels.py::test_label_id_is_carrier_scoped" in failure.summary
     assert "the passing fix used `shipit.ids`, `make_label_id`" in failure.summary
     assert "instead of `uuid4`" in failure.summary or "instead of `hex`" in failure.summary
-    assert "order.carrier" not in failure.summary  # names, not the copied line
+    assert "make_label_id(order.carrier" not in failure.summary  # names, not the copied line
     [cited] = [c for c in failure.citations if c.kind is CitationKind.FILE
                and c.start_line == 7]
     assert cited.path == "shipit/labels.py" and cited.commit == end

@@ -36,7 +36,8 @@ def test_failure_memory_says_what_failed_and_what_fixed_it_with_hashed_lines(
     assert "tests/test_orders.py::test_status_is_legacy_code" in memory.summary
     assert "AssertionError: assert 2 == 20" in memory.summary
     # What fixed it and what it replaced, by name: never a copied code line.
-    assert "the passing fix used `LEGACY_STATUS_CODES` instead of `value`" in memory.summary
+    assert "the passing fix used `LEGACY_STATUS_CODES`" in memory.summary
+    assert "instead of `status.value`" in memory.summary
     assert "LEGACY_STATUS_CODES[order.status]" not in memory.summary
     assert "int(order.status.value)" not in memory.summary
     kinds = {c.kind for c in memory.citations}

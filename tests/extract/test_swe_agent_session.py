@@ -92,9 +92,10 @@ def test_a_swe_agent_session_yields_the_hidden_fact_and_no_secret(tmp_path: Path
     # Learnt from what happened, told by name: the attempt's `value`, the test it failed, the
     # passing fix's LEGACY_STATUS_CODES; no code line copied from either edit.
     assert "test_hold_order_is_readable_by_warehouse" in fact.summary
-    assert "failed with `value`" in fact.summary
-    assert "the passing fix used `LEGACY_STATUS_CODES` instead of `value`" in fact.summary
-    assert "OrderStatus.ON_HOLD" not in fact.summary
+    assert "failed with `ON_HOLD.value`" in fact.summary
+    assert "the passing fix used `LEGACY_STATUS_CODES`" in fact.summary
+    assert "instead of `ON_HOLD.value`" in fact.summary
+    assert "OrderStatus.ON_HOLD.value" not in fact.summary  # names, never the copied line
     assert {c.path for c in fact.citations if c.kind is CitationKind.FILE} == {"shop/holds.py"}
     dumped = json.dumps([m.model_dump(mode="json") for m in store.banks.get(result.bank).memories])
     assert AWS_KEY not in dumped and GITHUB_TOKEN not in dumped

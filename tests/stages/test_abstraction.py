@@ -31,3 +31,23 @@ def test_lm_writes_the_rule_unless_it_drops_the_evidence(planted, canned, run, m
     ctx, _ = canned(lambda prompt: {"rule": "Be careful with imports."})
     [rule] = [m for m in run("abstraction", bank, ctx).bank.active]
     assert rule.summary != "Be careful with imports." and "shop.pricing" in rule.summary
+
+
+def test_an_episode_naming_what_its_rule_does_not_stays_in_retrieval(planted, context, run,
+                                                                      make_bank) -> None:
+    """Three failures share ``received_at``; one of them alone names the method its fix had to
+    call. The general rule is written, and that failure stays active beside it."""
+    texts = [
+        "Changing `ingest/csv.py`: `tests/test_csv.py::test_online` failed with `ts`; the "
+        "passing fix used `received_at` and `DeviceRegistry.touch`, in `ingest_csv`.",
+        "Changing `ingest/json.py`: `tests/test_json.py::test_online` failed with `ts`; the "
+        "passing fix used `received_at`, in `ingest_json`.",
+        "Changing `ingest/mqtt.py`: `tests/test_mqtt.py::test_online` failed with `ts`; the "
+        "passing fix used `received_at`, in `ingest_mqtt`.",
+    ]
+    episodes = [planted.memory("failure", t, [planted.session(f"r{i}")], 3 + i)
+                for i, t in enumerate(texts)]
+    result = run("abstraction", make_bank(*episodes), context, threshold=0.05, min_support=3)
+    active = result.bank.active
+    assert any("DeviceRegistry.touch" in m.summary for m in active)
+    assert result.metrics.get("rules", 0) <= 1

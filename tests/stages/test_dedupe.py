@@ -61,3 +61,22 @@ def test_loose_paraphrases_merge_when_they_cite_the_same_lines(planted, context,
     far = b.model_copy(update={"citations": (planted.session("q3"),)})
     assert len(run("dedupe", make_bank(a, b), context).bank.active) == 1
     assert len(run("dedupe", make_bank(a, far), context).bank.active) == 2
+
+
+def test_a_merge_never_loses_a_name(planted, context, run, make_bank) -> None:
+    """A failure whose fix names ``to_canonical`` and two guards about the same test cite the
+    same session, test and file: however alike they look, the name survives the merge."""
+    cites = [planted.session("t4"), planted.file("telemetry/alerts/rules.py", 10, 14)]
+    fix = planted.memory(
+        "failure",
+        "Changing `telemetry/alerts/rules.py`: `tests/test_band.py::test_quiet` failed; the "
+        "passing fix used `to_canonical`, in `evaluate`.", cites, 3)
+    guards = [planted.memory(
+        "procedural",
+        f"Changing {path} can break `tests/test_band.py::test_quiet`, which are not named "
+        f"after it: run tests/test_band.py before touching it.", cites, 3)
+        for path in ("telemetry/alerts/rules.py", "telemetry/alerts/__init__.py")]
+    result = run("dedupe", make_bank(fix, *guards), context, threshold=0.05,
+                 shared_span_threshold=0.05)
+    assert any("to_canonical" in m.summary for m in result.bank.active)
+    assert any("evaluate" in m.summary for m in result.bank.active)
