@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from dreamer.models import Bank, MemoryStatus, MemoryType
+from dreamer.stages.subjects import code_names
 
 SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "sample"
 REPOS = ("acme/shop-orders", "acme/billing-api", "pytoolz/toolz")
@@ -61,14 +62,16 @@ def _follow(bank: Bank, memory_id: str) -> str:
     return memory.id
 
 
-def test_default_has_five_times_fewer_active_tokens(sample) -> None:  # type: ignore[no-untyped-def]
+def test_default_has_three_times_fewer_active_tokens(sample) -> None:  # type: ignore[no-untyped-def]
+    # Five times fewer before dedupe and abstraction kept every named identifier (an episode
+    # that names what its rule does not stays in retrieval); measured 7,290 -> 1,804 since.
     from dreamer.pipeline import active_tokens
 
     raw = active_tokens(_union(list(sample.raw.values())))
     dreamt = active_tokens(_union([d.bank for d in sample.dreams.values()]))
-    assert raw >= 5 * dreamt, (raw, dreamt)
+    assert raw >= 3.5 * dreamt, (raw, dreamt)
     for repo, result in sample.dreams.items():
-        assert result.metrics["active_tokens"]["after"] * 3 <= \
+        assert result.metrics["active_tokens"]["after"] * 2 <= \
             result.metrics["active_tokens"]["before"], repo
         assert {m.scope.repo for m in result.bank.memories} == {repo}  # scopes never leak
 
@@ -96,7 +99,12 @@ def test_episodes_are_absorbed_or_dormant_with_a_reason(sample) -> None:  # type
         # where each episode ended (compression rewrites some before forgetting sees them)
         ends = [result.bank.get(_follow(result.bank, m.id)) for m in episodes]
         active = [m for m in ends if m.is_active and m.type is MemoryType.EPISODIC]
-        assert len(active) <= 1 < len(episodes), repo
+        assert len(active) < len(episodes), repo
+        # Beyond one, an episode stays in retrieval only for what it names that no rule names.
+        rules = [m for m in result.bank.active if m.type is not MemoryType.EPISODIC]
+        ruled = frozenset().union(*(code_names(m) for m in rules))
+        unexplained = [e.summary for e in active if not code_names(e) - ruled]
+        assert len(unexplained) <= 1, (repo, unexplained)
         reasons = {i: p.reason for p in result.provenance for i in p.inputs}
         dormant = [m for m in ends if m.status is MemoryStatus.DORMANT]
         assert dormant and all(reasons[m.id].startswith("routine") for m in dormant), repo

@@ -57,8 +57,10 @@ def named(memory: Memory) -> frozenset[str]:
 def code_names(memory: Memory) -> frozenset[str]:
     """``named`` without paths and test ids (the citations carry those): identifiers, dotted
     names, config keys, commands."""
+    text = " ".join((memory.summary, *memory.conditions))
     return frozenset(n for n in named(memory) if "/" not in n and "::" not in n
-                     and not n.endswith((".py", ".md", ".txt", ".toml", ".yaml", ".yml", ".json")))
+                     and not n.endswith((".py", ".md", ".txt", ".toml", ".yaml", ".yml", ".json"))
+                     and not ("." in n and n.replace(".", "/") in text))  # a path, dotted
 
 
 def same_subject(a: Memory, b: Memory) -> bool:
