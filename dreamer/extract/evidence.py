@@ -279,12 +279,16 @@ def structured_edit(event: Event) -> tuple[Hunk, ...]:
     import json
 
     text = event.text.strip()
-    if not text.startswith("{"):
+    if isinstance(event.data.get("new_str"), str):
+        # The adapter kept the editor call's strings (OpenHands' ``str_replace_editor``).
+        call = {"old_str": event.data.get("old_str"), "new_str": event.data["new_str"]}
+    elif not text.startswith("{"):
         return ()
-    try:
-        call = json.loads(text)
-    except ValueError:
-        return ()
+    else:
+        try:
+            call = json.loads(text)
+        except ValueError:
+            return ()
     if not isinstance(call, dict):
         return ()
     paths = [str(p) for p in event.data.get("paths") or ()]

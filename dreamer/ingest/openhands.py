@@ -9,6 +9,7 @@ session per record, and the early ``[[action, observation], ...]`` pair lists.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -22,6 +23,25 @@ _EDITS = {"write", "edit"}
 _TOOL_COMMANDS = {"read", "browse", "browse_interactive", "delegate", "call_tool_mcp", "mcp"}
 _ERRORS = {"error", "user_rejected"}
 _ROOTS = ["/workspace", "/testbed"]
+
+
+def _edit_strings(event: _Event, args: dict[str, Any]) -> tuple[str | None, str | None]:
+    """What an edit replaced and wrote: the action's own ``old_str``/``new_str``/``file_text``
+    (``content`` for a ``write``), else the same keys in the editor tool call it was made from
+    (``tool_call_metadata``, where OpenHands keeps the model's function call)."""
+    call: dict[str, Any] = {}
+    metadata = getattr(event, "tool_call_metadata", None)
+    if isinstance(metadata, dict):
+        try:
+            calls = metadata["model_response"]["choices"][0]["message"]["tool_calls"]
+            found = json.loads(calls[0]["function"]["arguments"])
+            call = found if isinstance(found, dict) else {}
+        except (KeyError, IndexError, TypeError, ValueError):
+            call = {}
+    merged = {**call, **{k: v for k, v in args.items() if v not in (None, "")}}
+    old = merged.get("old_str")
+    new = merged.get("new_str", merged.get("file_text", merged.get("content")))
+    return (old if isinstance(old, str) else None, new if isinstance(new, str) else None)
 
 
 class _Event(BaseModel):
@@ -161,8 +181,10 @@ class OpenHandsAdapter(TrajectoryAdapter):
             return seq
         if kind in _EDITS:
             path = str(args.get("path", ""))
+            old, new = _edit_strings(event, args)
             return log.add(EventKind.EDIT, event.message or path, role=role, timestamp=stamp,
-                           paths=[relative_path(path, roots)] if path else [], tool=kind)
+                           paths=[relative_path(path, roots)] if path else [], tool=kind,
+                           old_str=old, new_str=new)
         if kind in _TOOL_COMMANDS:
             target = args.get("path") or args.get("url") or args.get("browser_actions") or ""
             return log.add(EventKind.COMMAND, str(target or event.message or ""), role=role,

@@ -39,7 +39,8 @@ def test_jsonl_fixture_with_unittest_runs(fixtures: Path, parse) -> None:
     }
     assert passing.data["summary"] == {"passed": 2} and passing.data["exit_code"] == 0
     (edit,) = [e for e in session.events if e.kind is EventKind.EDIT]
-    assert edit.data == {"paths": ["src/calc.py"], "tool": "edit"}  # relative to working_dir
+    assert edit.data == {"paths": ["src/calc.py"], "tool": "edit",  # relative to working_dir
+                         "old_str": "return a // b", "new_str": "return a / b"}
     cat = next(e for e in session.events if e.kind is EventKind.OBSERVATION and e.data.get(
         "exit_code") == 1)
     assert session.events[cat.data["cause"]].text == "cat /nonexistent"
@@ -83,3 +84,32 @@ def test_structural_faults_name_their_line(tmp_path: Path, parse, record, where:
     with pytest.raises(IngestError) as caught:
         parse(path, "openhands")
     assert caught.value.where == where
+
+
+def test_an_editor_call_keeps_what_it_replaced_and_wrote(tmp_path: Path, parse) -> None:
+    """OpenHands keeps the model's ``str_replace_editor`` call in ``tool_call_metadata``; the
+    edit's old and new strings come from there when the action's ``args`` do not hold them."""
+    call = {"command": "str_replace", "path": "/workspace/pay/money.py",
+            "old_str": "    return round(x, 2)\n",
+            "new_str": "    return x.quantize(CENT, rounding=ROUND_HALF_UP)\n"}
+    metadata = {"function_name": "str_replace_editor", "tool_call_id": "t1",
+                "model_response": {"choices": [{"message": {"tool_calls": [
+                    {"function": {"name": "str_replace_editor",
+                                  "arguments": json.dumps(call)}}]}}]}}
+    events = [
+        {"id": 0, "timestamp": "2026-03-18T13:30:00", "source": "user", "action": "message",
+         "args": {"content": "Round half cents up."}},
+        {"id": 1, "timestamp": "2026-03-18T13:31:12", "source": "agent", "message": "",
+         "action": "edit", "tool_call_metadata": metadata,
+         "args": {"path": "/workspace/pay/money.py", "content": "", "impl_source": "oh_aci"}},
+        {"id": 2, "timestamp": "2026-03-18T13:31:13", "source": "agent", "cause": 1,
+         "observation": "edit", "message": "I edited the file /workspace/pay/money.py.",
+         "content": "The file /workspace/pay/money.py has been edited.",
+         "extras": {"path": "/workspace/pay/money.py", "impl_source": "oh_aci"}},
+    ]
+    path = tmp_path / "stream.json"
+    path.write_text(json.dumps(events))
+    (session,) = parse(path, "openhands")
+    (edit,) = [e for e in session.events if e.kind is EventKind.EDIT]
+    assert edit.data["paths"] == ["pay/money.py"]
+    assert edit.data["old_str"] == call["old_str"] and edit.data["new_str"] == call["new_str"]
