@@ -124,6 +124,34 @@ class Task(BaseModel):
         value = _decode_json(value)
         return () if value is None else value
 
+    @field_validator("oracle_memories", mode="after")
+    @classmethod
+    def _valid_memories(cls, value: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+        """Each oracle memory must be a ``Memory``: checked when the task loads, so a bad one is
+        reported with its place instead of failing a run half-way. Two shapes the format's
+        words allow are read as meant: ``conditions`` as one sentence (a one-item list), and a
+        ``links`` entry as the words naming another piece (a ``related`` note)."""
+        from pydantic import ValidationError
+
+        from dreamer.models import Memory
+
+        out = []
+        for i, memory in enumerate(value):
+            memory = dict(memory)
+            if isinstance(memory.get("conditions"), str):
+                memory["conditions"] = [memory["conditions"]]
+            if isinstance(memory.get("links"), list):
+                memory["links"] = [{"relation": "related", "target": link}
+                                   if isinstance(link, str) else link for link in memory["links"]]
+            try:
+                Memory.model_validate({k: v for k, v in memory.items() if k != "id"})
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(part) for part in first["loc"])
+                raise ValueError(f"oracle_memories[{i}].{where}: {first['msg']}") from None
+            out.append(memory)
+        return tuple(out)
+
     @field_validator("source", mode="before")
     @classmethod
     def _decode_source(cls, value: Any) -> Any:

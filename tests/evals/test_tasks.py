@@ -71,3 +71,23 @@ def test_duplicate_instances_are_refused(demo: DemoSuite, tmp_path: Path) -> Non
     save_tasks([demo.tasks[0], demo.tasks[0]], tmp_path / "dup.jsonl")
     with pytest.raises(TaskLoadError, match="twice"):
         load_tasks(tmp_path / "dup.jsonl")
+
+
+def test_oracle_memories_are_checked_when_the_task_loads() -> None:
+    """A bad oracle memory is reported with its place at load time, not half-way through a
+    run; a one-sentence ``conditions`` and links written as words are read as meant."""
+    import pytest as _pytest
+
+    from evals.tasks import Task
+
+    row = {"instance_id": "acme__lib-1", "repo": "acme/lib", "base_commit": "abc",
+           "problem_statement": "p", "patch": ""}
+    memory = {"type": "domain", "scope": {"repo": "acme/lib"}, "summary": "Use `fmt_date`.",
+              "citations": [{"kind": "session", "ref": "s05"}],
+              "conditions": "only in loans/notices", "links": ["the renewal piece"]}
+    task = Task.model_validate({**row, "oracle_memories": [memory]})
+    [read] = task.oracle_memories
+    assert read["conditions"] == ["only in loans/notices"]
+    assert read["links"] == [{"relation": "related", "target": "the renewal piece"}]
+    with _pytest.raises(ValueError, match=r"oracle_memories\[0\]\.citations"):
+        Task.model_validate({**row, "oracle_memories": [{**memory, "citations": "s05"}]})
