@@ -9,7 +9,6 @@ file, verbatim, with the reason and where in the file it is. The rest of the bat
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -99,9 +98,9 @@ def detect(doc: Document, fmt: str = "auto") -> TrajectoryAdapter:
 
 def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
     """A sessions manifest (JSONL: ``file`` relative to the manifest's folder, and any of
-    ``started_at``, ``ended_at``, ``repo``, ``commit_start``, ``commit_end``), as ``Defaults.manifest`` takes it; a corpus's
-    ``sessions.jsonl`` is one; its ``commit_start``/``commit_end`` fill a session's commits where
-    the format records none."""
+    ``started_at``, ``ended_at``, ``repo``, ``commit_start``, ``commit_end``), as
+    ``Defaults.manifest`` takes it; a corpus's ``sessions.jsonl`` is one. Its commits fill a
+    session's where the format records none."""
     import json
 
     rows: dict[str, dict[str, Any]] = {}

@@ -217,8 +217,9 @@ def changing_commit(bank: Bank | CitingIndex, older: Memory, newer: Memory,
     the very lines the newer memory saw (same hash) at a commit neither memory saw the file at
     is the change itself; memories that changed the file (not another observed setting) and
     earlier ones win. A newer memory that cites a commit and the file at that same commit (the
-    repository's history read it) names the change itself, first. With none, the newer memory's own commit: the change is at or before it.
-    ``bank`` may be a ``CitingIndex`` of the bank, built once for many calls.
+    repository's history read it) names the change itself, first. With none, the newer
+    memory's own commit: the change is at or before it. ``bank`` may be a ``CitingIndex`` of the
+    bank, built once for many calls.
     """
     def cited(memory: Memory) -> list[tuple[str, str | None]]:
         return [(c.commit, c.lines_sha256) for c in memory.citations

@@ -3,9 +3,9 @@ citation of its inputs, which stay in the bank as superseded.
 
 A merge keeps the words of the member that names most, and nothing named is lost: a code name
 of another member that those words lack is kept as an "also named" condition, and a member that
-would lose more than ``max_missing_names`` of them is another fact and stays as it is. Two memories are merged only when they are of
-one repository, agree on every setting they state,
-do not contradict each other, share a subject (an identifier they name, a file or test they
+would lose more than ``max_missing_names`` of them is another fact and stays as it is. Two
+memories are merged only when they are of one repository, agree on every setting they state, do
+not contradict each other, share a subject (an identifier they name, a file or test they
 cite: ``dreamer.stages.subjects``), and are as alike as the ``same`` threshold asks (``shared``
 when they cite the same lines). ``benchmarks/merge_pairs.py`` measures the precision and recall
 of that decision on pairs labelled from the corpora's ground truth.
