@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, task
@@ -42,6 +43,12 @@ def dream_strategy(config_ref: str, strategy: str, lm: str | None) -> Bank:
     """Dream ``strategy`` over the suite's repositories (the union of their candidates)."""
     repos = sorted({t.repo for t in _tasks(load_nightly(config_ref))})
     return dream_union(open_store(), repos, strategy, lm=lm)
+
+
+def _folder(strategy: str) -> str:
+    """A strategy's folder in the run: its name, or a path's file name without the suffix (an
+    absolute path joined to the run's folder would replace it)."""
+    return Path(strategy).stem if strategy.endswith((".yaml", ".yml")) else strategy
 
 
 def _tasks(config: NightlyConfig) -> list[Task]:
@@ -98,7 +105,7 @@ def compare_strategies(
                                     timeout_s=config.timeout_s,
                                     permutations=config.permutations, workers=1)
                 key = f"{name}@{agent}"
-                plans[key] = plan_suite(tasks, bank, suite, run_dir / name / agent,
+                plans[key] = plan_suite(tasks, bank, suite, run_dir / _folder(name) / agent,
                                         source_times=times)
                 pending[key] = [pool.submit(attempt_unit, {"unit": unit})
                                 for unit in units(plans[key], str(run_dir))]

@@ -137,7 +137,8 @@ def register(app: typer.Typer) -> None:
         names = [s.strip() for s in (strategies or "").split(",") if s.strip()] \
             or list(compare_config.strategies)
         sizes = parse_budgets(budgets) if budgets else list(compare_config.budgets)
-        chosen = [a.strip() for a in agents.split(",") if a.strip()] or None
+        chosen = [a.strip() for a in agents.split(",") if a.strip()] \
+            or list(compare_config.agents) or None
         if deploy:
             if not os.environ.get("PREFECT_API_URL"):
                 fail("--deploy needs a Prefect server: `dreamer stack up` (or set "
