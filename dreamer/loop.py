@@ -11,15 +11,37 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from dreamer.configs import load_config
+from dreamer.fanout import FanOutConfig
 from dreamer.gate import GateDecision, GateEvidence, decide, load_gate
 from dreamer.lm import LMConfig
 from dreamer.models import Bank, MemoryPack
 from dreamer.store import Store
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+class CompareConfig(BaseModel):
+    """What a comparison sweeps (``dreamer compare`` and its deployment), unless the command
+    line says otherwise."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strategies: tuple[str, ...] = ("none", "default", "aggressive", "no-forgetting")
+    """Strategies (names or paths) to dream with and evaluate."""
+    budgets: tuple[int | None, ...] = (0, 256, 1024, None)
+    """Token budgets; ``all`` (or null) is no limit."""
+    agents: tuple[str, ...] = ()
+    """Agents; empty: the configuration's agent and ``embedding`` (the two offline agents)."""
+
+    @field_validator("budgets", mode="before")
+    @classmethod
+    def _all(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return tuple(None if v in ("all", "inf", "none") else v for v in value)
+        return value
 
 
 class NightlyConfig(BaseModel):
@@ -64,6 +86,11 @@ class NightlyConfig(BaseModel):
     lm: LMConfig | None = None
     """The language model of extraction and dreaming (``model``, ``base_url``,
     ``api_key_env``, ``max_failures``...); None: the strategy's, else offline."""
+    compare: CompareConfig = CompareConfig()
+    """The comparison's strategies, budgets and agents."""
+    fan_out: FanOutConfig = FanOutConfig()
+    """Where a comparison's attempts run: Prefect's threads (default) or a Dask cluster
+    (``dreamer.fanout``)."""
 
 
 def load_nightly(ref: str | Path = "default", **overrides: Any) -> NightlyConfig:

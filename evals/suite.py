@@ -64,8 +64,8 @@ BUDGETED_ARMS = ("bank", "placebo", "placebo_other", "compare")
 CONTROL_ARMS = ("no_memory", "smallest", "largest", "random", "oracle")
 PLACEBOS = ("placebo", "placebo_other")
 
-__all__ = ["DEFAULT_BUDGETS", "SuiteConfig", "SuiteResult", "as_of", "oracle_bank", "run_suite",
-           "task_pack"]
+__all__ = ["DEFAULT_BUDGETS", "SuiteConfig", "SuitePlan", "SuiteResult", "as_of", "attempt_row",
+           "finish_suite", "oracle_bank", "plan_suite", "run_suite", "task_pack"]
 
 
 class SuiteConfig(BaseModel):
@@ -210,38 +210,23 @@ def run_suite(
     ``placebo_pool`` adds memories of other repositories to draw the ``placebo_other`` arm from
     (the bank's own other-repository memories are always used). ``source_times`` tells when each
     cited session or commit ended, for the leak check (default: what the suite's folder says).
-    ``progress(done, total)`` is called after each attempt.
+    ``progress(done, total)`` is called after each attempt. ``plan_suite``, ``attempt_row`` and
+    ``finish_suite`` are its three steps, for a caller that runs the attempts elsewhere
+    (``evals.sweep``: Prefect tasks on any task runner).
     """
-    start = time.monotonic()
-    worker = agent or make_agent(config.agent, config.agent_options)
-    the_bank = bank or Bank()
-    times = source_times if source_times is not None else suite_times(config.suite)
-    jobs, excluded = _plan(tasks, the_bank, config, worker, compare, placebo_pool, times)
+    plan = plan_suite(tasks, bank, config, run_dir, compare, agent, placebo_pool=placebo_pool,
+                      source_times=source_times)
     cache = cache or GradeCache()
-    runs = [(job, p) for job in jobs for p in range(config.permutations)]
+    runs = plan.runs
     done = [0]
 
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
-        job, permutation = item
-        folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
-        if job.leaks:
-            result = TaskResult(instance_id=job.task.instance_id, status="unresolved",
-                                resolved=False, reason=f"leak: {job.leaks[0].detail}",
-                                permutation=permutation, pack_tokens=job.pack.tokens)
-        else:
-            try:
-                result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
-                                  cache=cache, permutation=permutation, seed=config.seed,
-                                  workspaces=copies)
-            except Exception as exc:  # a harness bug must not sink the other attempts
-                result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
-                                    resolved=False, reason=f"harness error: {exc!r}",
-                                    permutation=permutation)
+        row = attempt_row(item[0], item[1], config, run_dir, cache, copies)
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
-        step.advance(detail=job.task.instance_id)
-        return _row(job, result)
+        step.advance(detail=item[0].task.instance_id)
+        return row
 
     from dreamer import progress as progress_events
 
@@ -250,13 +235,72 @@ def run_suite(
     # One working copy per task and concurrent worker, restarted between attempts.
     with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
         rows = list(pool.map(attempt, runs))
-    table = pd.DataFrame(rows, columns=_COLUMNS)
-    result = SuiteResult(config=config, bank_id=bank.id if bank else None, table=table,
-                         run_dir=run_dir, wall_s=time.monotonic() - start,
-                         bank_tokens=bank_tokens(bank) if bank else 0, tasks=len(tasks),
-                         chance=_chance(tasks), excluded=excluded,
-                         leak_findings=_findings(jobs))
-    _summarise(result, [t.instance_id for t in tasks])
+    return finish_suite(plan, rows)
+
+
+@dataclass
+class SuitePlan:
+    """A suite run before any attempt: every job (task × arm × budget, its pack built and
+    leak-checked), in the order the table lists them."""
+
+    tasks: list[Task]
+    bank: Bank | None
+    config: SuiteConfig
+    run_dir: Path
+    jobs: list[_Job]
+    excluded: dict[str, int]
+    started: float
+
+    @property
+    def runs(self) -> list[tuple[_Job, int]]:
+        """Every attempt: each job under each relabelling, in the table's order."""
+        return [(job, p) for job in self.jobs for p in range(self.config.permutations)]
+
+
+def plan_suite(
+    tasks: list[Task], bank: Bank | None, config: SuiteConfig, run_dir: Path,
+    compare: Bank | None = None, agent: Agent | None = None, *,
+    placebo_pool: Sequence[Memory] = (), source_times: Mapping[str, datetime] | None = None,
+) -> SuitePlan:
+    """Build and check every pack of the suite (in the calling thread, in order)."""
+    start = time.monotonic()
+    worker = agent or make_agent(config.agent, config.agent_options)
+    times = source_times if source_times is not None else suite_times(config.suite)
+    jobs, excluded = _plan(tasks, bank or Bank(), config, worker, compare, placebo_pool, times)
+    return SuitePlan(tasks, bank, config, run_dir, jobs, excluded, start)
+
+
+def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
+                cache: GradeCache, copies: WorkspacePool | None) -> dict[str, Any]:
+    """Run one attempt (a job under one relabelling) and return its row of the table. A leaking
+    pack is not attempted; a harness error is an infrastructure error of this attempt only."""
+    folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
+    if job.leaks:
+        result = TaskResult(instance_id=job.task.instance_id, status="unresolved",
+                            resolved=False, reason=f"leak: {job.leaks[0].detail}",
+                            permutation=permutation, pack_tokens=job.pack.tokens)
+    else:
+        try:
+            result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
+                              cache=cache, permutation=permutation, seed=config.seed,
+                              workspaces=copies)
+        except Exception as exc:  # a harness bug must not sink the other attempts
+            result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
+                                resolved=False, reason=f"harness error: {exc!r}",
+                                permutation=permutation)
+    return _row(job, result)
+
+
+def finish_suite(plan: SuitePlan, rows: Sequence[dict[str, Any]]) -> SuiteResult:
+    """The suite's result from the rows of ``plan.runs`` (in that order)."""
+    bank = plan.bank
+    table = pd.DataFrame(list(rows), columns=_COLUMNS)
+    result = SuiteResult(config=plan.config, bank_id=bank.id if bank else None, table=table,
+                         run_dir=plan.run_dir, wall_s=time.monotonic() - plan.started,
+                         bank_tokens=bank_tokens(bank) if bank else 0, tasks=len(plan.tasks),
+                         chance=_chance(plan.tasks), excluded=plan.excluded,
+                         leak_findings=_findings(plan.jobs))
+    _summarise(result, [t.instance_id for t in plan.tasks])
     return result
 
 

@@ -91,12 +91,10 @@ def register(app: typer.Typer) -> None:
             if not os.environ.get("PREFECT_API_URL"):
                 fail("--deploy needs a Prefect server: `dreamer stack up` (or set "
                      "PREFECT_API_URL)", code=2)
-            deployment = deploy_nightly(config, lm, pool, cron)
-            if as_json:
-                print_json(deployment)
-            else:
-                console().print(f"deployment {esc(deployment['name'])} ({deployment['id']}) on "
-                                f"work pool {esc(pool)}, cron {esc(cron)}")
+            deployment = deploy_flow("flows/nightly_dream_flow.py:nightly_dream", "nightly-dream",
+                                     f"nightly-{_slug(config)}", pool, cron,
+                                     {"config_ref": config, "lm": lm})
+            _print_deployment(deployment, as_json)
             return
         if serve:
             if not os.environ.get("PREFECT_API_URL"):
@@ -116,21 +114,47 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def compare(
-        strategies: Annotated[str, typer.Option(help="Comma-separated strategy names or paths.")] = DEMO_STRATEGIES,
-        budgets: Annotated[str, typer.Option(help="Comma-separated token budgets; 'all' for no limit.")] = DEMO_BUDGETS,
-        config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml: suite, agent, sources.")] = "default",
-        agents: Annotated[str, typer.Option(help="Comma-separated agents (default: the config's and embedding).")] = "",
+        strategies: Annotated[str | None, typer.Option(help="Comma-separated strategy names or paths (default: the config's compare.strategies).")] = None,
+        budgets: Annotated[str | None, typer.Option(help="Comma-separated token budgets; 'all' for no limit (default: the config's compare.budgets).")] = None,
+        config: Annotated[str, typer.Option(help="configs/nightly/<name>.yaml: suite, agent, sources, compare, fan_out.")] = "default",
+        agents: Annotated[str, typer.Option(help="Comma-separated agents (default: the config's, else its agent and embedding).")] = "",
         lm: Annotated[str | None, typer.Option(help="A litellm model for dreaming.")] = None,
+        runner: Annotated[str | None, typer.Option(help="threads or dask (default: the config's fan_out.runner).")] = None,
+        dask_address: Annotated[str | None, typer.Option(help="A Dask scheduler (tcp://host:8786); default $DREAMER_DASK_ADDRESS, else a LocalCluster with --runner dask.")] = None,
+        deploy: Annotated[bool, typer.Option(help="Register it as a deployment of the stack's work pool, on --cron, with the config's parameters.")] = False,
+        pool: Annotated[str, typer.Option(help="The work pool, with --deploy.")] = "dreamer",
+        cron: Annotated[str, typer.Option(help="The schedule, with --deploy.")] = "0 4 * * 0",
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Dream with each strategy and evaluate them all on the same tasks and budgets."""
         prefect_environment()
+        from dreamer.loop import load_nightly
         from evals.metrics import parse_budgets
+
+        if runner not in (None, "threads", "dask"):
+            fail(f"--runner {runner!r}: choose threads or dask", code=2)
+        compare_config = load_nightly(config).compare  # a bad config fails before Prefect
+        names = [s.strip() for s in (strategies or "").split(",") if s.strip()] \
+            or list(compare_config.strategies)
+        sizes = parse_budgets(budgets) if budgets else list(compare_config.budgets)
+        chosen = [a.strip() for a in agents.split(",") if a.strip()] \
+            or list(compare_config.agents) or None
+        if deploy:
+            if not os.environ.get("PREFECT_API_URL"):
+                fail("--deploy needs a Prefect server: `dreamer stack up` (or set "
+                     "PREFECT_API_URL)", code=2)
+            parameters = {"config_ref": config, "strategies": names, "budgets": sizes,
+                          "agents": chosen, "lm": lm, "runner": runner,
+                          "dask_address": dask_address}
+            deployment = deploy_flow("flows/compare_flow.py:compare_strategies",
+                                     "compare-strategies", f"compare-{_slug(config)}", pool,
+                                     cron, parameters)
+            _print_deployment(deployment, as_json)
+            return
         from flows.compare_flow import compare_strategies
 
-        out = compare_strategies([s.strip() for s in strategies.split(",") if s.strip()],
-                                 parse_budgets(budgets), config_ref=config, lm=lm,
-                                 agents=[a.strip() for a in agents.split(",") if a.strip()] or None)
+        out = compare_strategies(names, sizes, config_ref=config, lm=lm, agents=chosen,
+                                 runner=runner, dask_address=dask_address)
         _print_comparison(out, as_json)
 
     @app.command()
@@ -178,21 +202,29 @@ def register(app: typer.Typer) -> None:
                   f"mlflow ui --backend-store-uri {settings.mlflow_tracking_uri()}")
 
 
-def deploy_nightly(config: str, lm: str | None, pool: str, cron: str) -> dict[str, str]:
-    """Register the nightly flow, from this project's folder, as a deployment of ``pool``."""
+def deploy_flow(entrypoint: str, flow_name: str, name: str, pool: str, cron: str,
+                parameters: dict[str, Any]) -> dict[str, Any]:
+    """Register a flow of this project's folder (``entrypoint``) as the deployment ``name`` of
+    ``pool`` on ``cron``, with ``parameters``."""
     from prefect import flow
 
     from dreamer.loop import PROJECT_ROOT
 
-    source = flow.from_source(source=str(PROJECT_ROOT),
-                              entrypoint="flows/nightly_dream_flow.py:nightly_dream")
-    name = f"nightly-{_slug(config)}"
+    source = flow.from_source(source=str(PROJECT_ROOT), entrypoint=entrypoint)
     with contextlib.redirect_stdout(sys.stderr):  # Prefect's table: stdout stays for --json
         deployment_id = source.deploy(  # type: ignore[union-attr]
-            name=name, work_pool_name=pool, cron=cron, parameters={"config_ref": config, "lm": lm},
+            name=name, work_pool_name=pool, cron=cron, parameters=parameters,
             print_next_steps=False, ignore_warnings=True)
-    return {"id": str(deployment_id), "name": f"nightly-dream/{name}", "work_pool": pool,
-            "cron": cron}
+    return {"id": str(deployment_id), "name": f"{flow_name}/{name}", "work_pool": pool,
+            "cron": cron, "parameters": parameters}
+
+
+def _print_deployment(deployment: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(deployment)
+        return
+    console().print(f"deployment {esc(deployment['name'])} ({deployment['id']}) on work pool "
+                    f"{esc(deployment['work_pool'])}, cron {esc(deployment['cron'])}")
 
 
 def _slug(config: str) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,13 @@ CALC_TEST = {
 }
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _lexical_router() -> Iterator[None]:
+@pytest.fixture(autouse=True)
+def _lexical_router(monkeypatch: pytest.MonkeyPatch) -> None:
     """BM25 and graph retrieval only: the harness's tests need a router, not its embedding model
-    (the router's own tests cover that); saves loading the model in every test session."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DREAMER_ROUTER_EMBEDDINGS", "0")
-        yield
+    (the router's own tests cover that); saves loading the model in every test session. Per
+    test: a session-wide setting outlived these tests and reached every later test of the same
+    worker (the stack test's servers ran without vectors)."""
+    monkeypatch.setenv("DREAMER_ROUTER_EMBEDDINGS", "0")
 
 
 @pytest.fixture(scope="session")

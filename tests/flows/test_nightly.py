@@ -89,10 +89,20 @@ def test_two_nightly_runs_at_once_promote_at_most_once(  # type: ignore[no-untyp
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "dreamer.cli", "nightly", "--config", str(config), "--json"],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    done = []
+    try:
+        for i, proc in enumerate(procs):
+            out, err = proc.communicate(timeout=900)
+            (tmp_path / f"nightly-{i}.err").write_text(err)  # kept for a repeated run's autopsy
+            done.append((proc.returncode, out, err))
+    finally:  # a failed or stuck run never leaves the other one running
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     results = []
-    for proc in procs:
-        out, err = proc.communicate(timeout=900)
-        assert proc.returncode == 0, err[-3000:]
+    for code, out, err in done:
+        assert code == 0, err[-3000:]
         results.append(json.loads(out)[0])
     promoted = [r for r in results if r["promoted"]]
     assert len(promoted) == 1, results
