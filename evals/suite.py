@@ -21,7 +21,8 @@ arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics
 Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
 checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
 as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
-then run on a thread pool (the tests are subprocesses); a patch of a task is graded once
+then run on a thread pool (the tests are subprocesses), at most ``workers`` at a time, spread so
+that attempts likely to share a patch are far apart; a patch of a task is graded once
 (``GradeCache``, shareable between suites). A success rate counts every task of the suite,
 infrastructure errors included as not resolved (as SWE-bench does); they are reported apart.
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -221,7 +223,16 @@ def run_suite(
     runs = [(job, p) for job in jobs for p in range(config.permutations)]
     done = [0]
 
+    # ``workers`` slots bound the attempts in progress; a thread waiting on the grade cache
+    # for a patch another one is testing gives its slot back, so no worker sits idle.
+    slots = threading.BoundedSemaphore(max(1, config.workers))
+    waiting = _SlotGivenBack(slots)
+
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
+        with slots:
+            return _attempt(item)
+
+    def _attempt(item: tuple[_Job, int]) -> dict[str, Any]:
         job, permutation = item
         folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
         if job.leaks:
@@ -232,7 +243,7 @@ def run_suite(
             try:
                 result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                                   cache=cache, permutation=permutation, seed=config.seed,
-                                  workspaces=copies)
+                                  workspaces=copies, waiting=waiting)
             except Exception as exc:  # a harness bug must not sink the other attempts
                 result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                     resolved=False, reason=f"harness error: {exc!r}",
@@ -248,8 +259,13 @@ def run_suite(
     step = progress_events.start("evaluate", len(runs))
 
     # One working copy per task and concurrent worker, restarted between attempts.
-    with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
-        rows = list(pool.map(attempt, runs))
+    order = _spread(runs)
+    threads = max(1, min(len(runs), 4 * config.workers))
+    with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=threads) as pool:
+        done_rows = list(pool.map(attempt, [runs[i] for i in order]))
+    rows: list[dict[str, Any]] = [{}] * len(runs)
+    for i, row in zip(order, done_rows, strict=True):
+        rows[i] = row
     table = pd.DataFrame(rows, columns=_COLUMNS)
     result = SuiteResult(config=config, bank_id=bank.id if bank else None, table=table,
                          run_dir=run_dir, wall_s=time.monotonic() - start,
@@ -258,6 +274,38 @@ def run_suite(
                          leak_findings=_findings(jobs))
     _summarise(result, [t.instance_id for t in tasks])
     return result
+
+
+class _SlotGivenBack:
+    """Entered while a thread waits for another's grade: its slot is free meanwhile."""
+
+    def __init__(self, slots: threading.BoundedSemaphore) -> None:
+        self._slots = slots
+
+    def __enter__(self) -> None:
+        self._slots.release()
+
+    def __exit__(self, *exc: object) -> None:
+        self._slots.acquire()
+
+
+def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:
+    """The order to attempt ``runs`` in: permutation by permutation, round-robin over tasks.
+
+    Attempts that share a patch (one job under several relabellings, or controls of one task
+    choosing the same candidate) are then far apart, so concurrent workers rarely wait on the
+    grade cache for a patch that another worker is testing."""
+    tasks: dict[str, int] = {}
+    per_task: dict[str, int] = {}
+    rank: dict[int, int] = {}
+    keys: list[tuple[int, int, int, int]] = []
+    for i, (job, permutation) in enumerate(runs):
+        task = job.task.instance_id
+        if id(job) not in rank:
+            rank[id(job)] = per_task.get(task, 0)
+            per_task[task] = rank[id(job)] + 1
+        keys.append((permutation, rank[id(job)], tasks.setdefault(task, len(tasks)), i))
+    return [key[-1] for key in sorted(keys)]
 
 
 def suite_times(suite: str) -> dict[str, datetime]:

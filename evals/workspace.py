@@ -93,6 +93,8 @@ class Workspace:
     _cleanup: bool = field(default=True, repr=False)
     base_head: str = ""
     """The commit the copy started at (``base_commit``, or an archive's first commit)."""
+    _pending: list[str] = field(default_factory=list, repr=False)
+    """Labels of the patches applied but not committed yet."""
 
     @classmethod
     def create(cls, task: Task, parent: Path | None = None, keep: bool = False) -> Workspace:
@@ -122,7 +124,8 @@ class Workspace:
             shutil.rmtree(self.root, ignore_errors=True)
 
     def reset(self) -> None:
-        """Back to the last applied state: drop every uncommitted change, tracked or not."""
+        """Back to the last applied state: drop every other change, tracked or not."""
+        self._commit_pending()
         git(self.path, "reset", "--hard", "--quiet")
         git(self.path, "clean", "-fdxq")
 
@@ -131,32 +134,53 @@ class Workspace:
         untracked or ignored files (caches, build output) all gone."""
         git(self.path, "reset", "--hard", "--quiet", self.base_head)
         git(self.path, "clean", "-fdxq")
+        self._pending.clear()
         for leftover in self.root.glob("*.diff"):
             leftover.unlink()
 
-    def apply(self, patch: str, label: str = "patch") -> ApplyResult:
-        """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works."""
+    def apply(self, patch: str, label: str = "patch", commit: bool = True) -> ApplyResult:
+        """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works.
+
+        The applied state is committed, so a later patch's failed attempt resets to it. With
+        ``commit=False`` that commit is deferred until a later patch needs a fallback (or
+        ``reset``): the common case, every patch going in with plain ``git apply``, then costs
+        one git process per patch."""
         patch_file = self.root / f"{label}.diff"
         patch_file.write_text(patch if patch.endswith("\n") else patch + "\n", encoding="utf-8")
         log: list[str] = []
+        before: set[str] | None = None
         for name, argv in APPLY_ATTEMPTS:
             if argv[0] == "patch" and shutil.which("patch") is None:
                 log.append(f"$ {name}: skipped, the patch program is not installed")
                 continue
-            head = _untracked(self.path)
+            if argv != APPLY_ATTEMPTS[0][1] and before is None:
+                # Plain `git apply` is all or nothing; the fallbacks may leave debris, and a
+                # failed one resets to the last commit, which must hold the earlier patches.
+                self._commit_pending()
+                before = _untracked(self.path)
             result = subprocess.run(
                 [*argv, str(patch_file)], cwd=self.path, capture_output=True, text=True,
                 check=False, env={**os.environ, **_GIT_ENV},
             )
             log.append(f"$ {name} (exit {result.returncode})\n{result.stdout}{result.stderr}")
             if result.returncode == 0:
-                _drop_rejects(self.path, head)
-                # Commit so a later patch's failed attempt resets to here, not to the base.
-                git(self.path, "add", "--all")
-                git(self.path, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", label)
+                if before is not None:
+                    _drop_rejects(self.path, before)
+                self._pending.append(label)
+                if commit:
+                    self._commit_pending()
                 return ApplyResult(method=name, log="\n".join(log))
-            _restore(self.path, head)
+            if before is not None:
+                _restore(self.path, before)
         raise PatchApplyError(f"{label} did not apply", "\n".join(log))
+
+    def _commit_pending(self) -> None:
+        """Commit the patches applied without a commit (``apply(commit=False)``)."""
+        if self._pending:
+            git(self.path, "add", "--all")
+            git(self.path, "commit", "--quiet", "--allow-empty", "--no-verify", "-m",
+                " + ".join(self._pending))
+            self._pending.clear()
 
     def run(
         self, command: Sequence[str] | str, timeout: float, env: dict[str, str] | None = None
