@@ -261,8 +261,12 @@ def run_suite(
     # One working copy per task and concurrent worker, restarted between attempts.
     order = _spread(runs)
     threads = max(1, min(len(runs), 4 * config.workers))
-    with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=threads) as pool:
-        done_rows = list(pool.map(attempt, [runs[i] for i in order]))
+    copies = WorkspacePool()
+    try:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            done_rows = list(pool.map(attempt, [runs[i] for i in order]))
+    finally:
+        copies.close(wait=False)
     rows: list[dict[str, Any]] = [{}] * len(runs)
     for i, row in zip(order, done_rows, strict=True):
         rows[i] = row
@@ -296,14 +300,14 @@ def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:
     choosing the same candidate) are then far apart, so concurrent workers rarely wait on the
     grade cache for a patch that another worker is testing."""
     tasks: dict[str, int] = {}
-    per_task: dict[str, int] = {}
+    jobs_of: dict[str, int] = {}
     rank: dict[int, int] = {}
     keys: list[tuple[int, int, int, int]] = []
     for i, (job, permutation) in enumerate(runs):
         task = job.task.instance_id
         if id(job) not in rank:
-            rank[id(job)] = per_task.get(task, 0)
-            per_task[task] = rank[id(job)] + 1
+            rank[id(job)] = jobs_of.get(task, 0)
+            jobs_of[task] = rank[id(job)] + 1
         keys.append((permutation, rank[id(job)], tasks.setdefault(task, len(tasks)), i))
     return [key[-1] for key in sorted(keys)]
 
@@ -420,28 +424,40 @@ def per_task(rows: pd.DataFrame, ids: Sequence[str]) -> dict[str, float]:
 
 
 def _summarise(result: SuiteResult, ids: list[str]) -> None:
-    table, k, seed = result.table, result.config.permutations, result.config.seed
-    n = len(ids)
-    for (arm, label), rows in table.groupby(["arm", "budget"], sort=False):
-        counts = [int(rows[rows["permutation"] == p]["resolved"].sum()) for p in range(k)]
-        result.rates.setdefault(str(arm), {})[str(label)] = arm_rate(counts, n)
+    # One pass over the rows in plain Python: filtering the frame per arm, budget and
+    # permutation cost a second at the demo suite's size, more than its harness otherwise.
+    k, seed, n = result.config.permutations, result.config.seed, len(ids)
+    resolved: dict[tuple[str, str], list[int]] = {}
+    outcomes: dict[tuple[str, str], dict[str, list[bool]]] = {}
+    columns = ["arm", "budget", "permutation", "instance_id", "resolved"]
+    for arm, label, permutation, task, ok in result.table[columns].itertuples(index=False):
+        cell = (str(arm), str(label))
+        counts = resolved.setdefault(cell, [0] * k)
+        if 0 <= permutation < k:
+            counts[int(permutation)] += bool(ok)
+        outcomes.setdefault(cell, {}).setdefault(str(task), []).append(bool(ok))
+    for (arm, label), counts in resolved.items():
+        result.rates.setdefault(arm, {})[label] = arm_rate(counts, n)
     order = {budget_label(b): i for i, b in enumerate(result.config.budgets)}
     for arm in result.rates:
         result.rates[arm] = dict(sorted(result.rates[arm].items(),
                                         key=lambda kv: order.get(kv[0], -1)))
-    bank = table[table["arm"] == "bank"]
+
+    def means(cell: tuple[str, str]) -> dict[str, float]:
+        got = outcomes.get(cell, {})
+        return {t: sum(got[t]) / len(got[t]) if got.get(t) else 0.0 for t in ids}
+
     for label in result.success:
-        mine = per_task(bank[bank["budget"] == label], ids)
+        mine = means(("bank", label))
         against: dict[str, Lift] = {}
         for arm in PLACEBOS:
-            rows = table[(table["arm"] == arm) & (table["budget"] == label)]
-            if len(rows):
-                lift = paired_lift(mine, per_task(rows, ids), arm, seed)
+            if (arm, label) in outcomes:
+                lift = paired_lift(mine, means((arm, label)), arm, seed)
                 result.lifts_by_placebo.setdefault(arm, {})[label] = lift
                 against[arm] = lift
         if against:
             # The stronger placebo is the one with the smaller lift (the higher success).
             result.lifts[label] = min(against.values(), key=lambda lift: lift.lift)
-        rows = table[(table["arm"] == "compare") & (table["budget"] == label)]
-        if len(rows):
-            result.comparison[label] = paired_lift(mine, per_task(rows, ids), "compare", seed)
+        if ("compare", label) in outcomes:
+            result.comparison[label] = paired_lift(mine, means(("compare", label)), "compare",
+                                                   seed)

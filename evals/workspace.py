@@ -8,11 +8,12 @@ task. It is made in two steps, both cached under ``dreamer.settings.home()/cache
 2. a bare *base repository* per (source, base commit) into which only ``base_commit`` and its
    ancestors are fetched (git sends the objects reachable from the wanted commit, nothing else);
 
-and each working copy is a ``git clone --shared`` of the base repository, checked out at
-``base_commit``, with no remote left. An archive source is unpacked and committed as the base
-state. Patches apply in SWE-bench's order of attempts, each on a clean tree:
-``git apply --verbose``, ``git apply --verbose --3way``, ``git apply --verbose --reject`` (only
-when every hunk lands), then ``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
+and each working copy borrows the base repository's objects (as ``git clone --shared`` does),
+checked out at ``base_commit``, with no remote and no ref but its detached HEAD. An archive
+source is unpacked and committed as the base state. Patches apply in SWE-bench's order of
+attempts, each on a clean tree: ``git apply --verbose``, ``git apply --verbose --3way``,
+``git apply --verbose --reject`` (only when every hunk lands), then
+``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
 timeout kills the whole process group.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -48,6 +50,7 @@ APPLY_ATTEMPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("patch --fuzz", ("patch", "--batch", "--fuzz=5", "-p1", "-i")),
 )
 """SWE-bench's order of attempts, by the name reports give them."""
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -102,8 +105,7 @@ class Workspace:
         root = Path(tempfile.mkdtemp(prefix=f"dreamer-{_slug(task.instance_id)}-", dir=parent))
         path = root / "repo"
         try:
-            _materialise(task, path)
-            head = git(path, "rev-parse", "HEAD").stdout.strip()
+            head = _materialise(task, path)
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
@@ -245,11 +247,20 @@ class WorkspacePool:
     def __len__(self) -> int:
         return len(self._all)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Delete every copy; with ``wait=False`` in a background thread (the interpreter
+        still waits for it at exit), so a suite's results do not wait on the deletion."""
         with self._lock:
             copies, self._all, self._idle = self._all, [], {}
-        for ws in copies:
-            ws.close()
+
+        def delete() -> None:
+            for ws in copies:
+                ws.close()
+
+        if wait:
+            delete()
+        elif copies:
+            threading.Thread(target=delete, name="delete-workspaces").start()
 
     def __enter__(self) -> WorkspacePool:
         return self
@@ -258,7 +269,8 @@ class WorkspacePool:
         self.close()
 
 
-def _materialise(task: Task, dest: Path) -> None:
+def _materialise(task: Task, dest: Path) -> str:
+    """Make the copy at ``dest``; return the commit it starts at."""
     source = task.source
     location = Path(source.location) if source.location else None
     if source.kind not in ("git", "bundle", "archive") or location is None:
@@ -272,12 +284,19 @@ def _materialise(task: Task, dest: Path) -> None:
             "repository unavailable", f"{task.instance_id}: {location} does not exist")
     if source.kind == "archive":
         _unpack_archive(location, dest)
-        return
+        return git(dest, "rev-parse", "HEAD").stdout.strip()
     base = base_repository(source.kind, source.location, task.base_commit)
-    git(dest.parent, "clone", "--quiet", "--shared", "--no-checkout", str(base), str(dest))
-    git(dest, "remote", "remove", "origin")
-    git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach",
-        task.base_commit)
+    commit = task.base_commit
+    if not _FULL_SHA.fullmatch(commit):
+        commit = git(base, "rev-parse", "--verify", f"{commit}^{{commit}}").stdout.strip()
+    # What `git clone --shared` does, without its remote, refs and separate checkout: the
+    # objects are borrowed from the base repository, HEAD is detached at the base commit.
+    git(dest.parent, "init", "--quiet", "--template=", str(dest))  # no sample hooks to copy
+    (dest / ".git" / "objects" / "info" / "alternates").write_text(
+        f"{(base / 'objects').resolve()}\n", encoding="utf-8")
+    (dest / ".git" / "HEAD").write_text(f"{commit}\n", encoding="utf-8")
+    git(dest, "reset", "--hard", "--quiet")
+    return commit
 
 
 def cache_root() -> Path:
@@ -297,7 +316,7 @@ def base_repository(kind: str, location: str, commit: str) -> Path:
     source = _mirror(kind, location, folder)
 
     def build(tmp: Path) -> None:
-        git(tmp.parent, "init", "--quiet", "--bare", str(tmp))
+        git(tmp.parent, "init", "--quiet", "--bare", "--template=", str(tmp))
         fetched = git(tmp, "fetch", "--quiet", "--no-tags", str(source),
                       f"{commit}:refs/heads/base", check=False)
         if fetched.returncode != 0:
