@@ -1,7 +1,5 @@
 """Commands of the router: recall, feedback, mcp."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
