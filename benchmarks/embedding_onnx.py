@@ -16,6 +16,7 @@ neighbours for 200 texts (recall@10 of ONNX against torch).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import tempfile
@@ -53,6 +54,9 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=1000, help="memories in the bank")
     args = parser.parse_args(argv)
+    if importlib.util.find_spec("onnx") is None:
+        print("embedding_onnx: skipped, the onnx package (for the export) is not installed")
+        return
     os.environ["DREAMER_EMBEDDING_CACHE"] = "off"
     import onnxruntime as ort
     import torch
