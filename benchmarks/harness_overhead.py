@@ -2,24 +2,34 @@
 
 Builds the demo suite in a temporary folder, runs it for its bank at the default budgets with
 the ``selector`` agent and both baselines, once serially and once on every core, and prints the
-suite's wall time against the raw time of the test runs it executed (each one timed around its
-subprocess only). Reused grades (the same patch chosen at several budgets) are counted once.
+suite's wall time (the whole ``run_suite`` call: packs, leak checks, attempts, summary) against
+the raw time of the test runs it executed (each one timed around its subprocess only), measured
+in the same run. Reused grades (the same patch chosen at several budgets) are counted once. With
+N workers the raw time is divided by N (the tests could at best run N at a time).
 
-    .venv/bin/python benchmarks/harness_overhead.py [--embeddings]
+    .venv/bin/python benchmarks/harness_overhead.py [--embeddings] [--workers N ...]
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
 def main(argv: list[str]) -> None:
     if "--embeddings" not in argv:
         os.environ.setdefault("DREAMER_ROUTER_EMBEDDINGS", "0")
+    counts = [int(a) for a in argv[argv.index("--workers") + 1:] if a.isdigit()] \
+        if "--workers" in argv else [1, os.cpu_count() or 1]
     with tempfile.TemporaryDirectory(prefix="dreamer-bench-") as tmp:
         os.environ["DREAMER_HOME"] = str(Path(tmp) / "home")
         from dreamer.router import pack
@@ -30,18 +40,21 @@ def main(argv: list[str]) -> None:
         demo = build_demo(Path(tmp) / "demo")
         pack(demo.bank, "warm up", repo="acme/pricing")  # router start-up, reported apart
         print(f"suite build + router start-up: {time.monotonic() - started:.2f}s")
-        for workers in (1, os.cpu_count() or 1):
+        for workers in counts:
             config = SuiteConfig(suite="demo", agent="selector", workers=workers, timeout_s=120)
+            cpu, started = _cpu(), time.monotonic()
             result = run_suite(demo.tasks, demo.bank, config, Path(tmp) / f"run-{workers}")
+            wall, cpu = time.monotonic() - started, _cpu() - cpu
             table = result.table
-            fresh = int((~table["cached"]).sum())
-            test_s = result.test_time_s
+            tested = table[~table["cached"] & (table["test_duration_s"] > 0)]
+            ideal = result.test_time_s / workers
             print(
-                f"workers={workers}: {len(table)} attempts, {fresh} test runs; wall "
-                f"{result.wall_s:.2f}s, raw test time {test_s:.2f}s; harness overhead "
-                f"{result.wall_s - test_s / workers:.2f}s "
-                f"({(result.wall_s - test_s / workers) / max(fresh, 1):.2f}s per test run), "
-                f"wall/raw = {result.wall_s / max(test_s / workers, 1e-9):.2f}"
+                f"workers={workers}: {len(table)} attempts, {len(tested)} test runs "
+                f"({int(table['cached'].sum())} grades reused); wall {wall:.2f}s (attempts "
+                f"{result.wall_s:.2f}s), raw test time {result.test_time_s:.2f}s; harness "
+                f"overhead {wall - ideal:.2f}s ({(wall - ideal) / max(len(tested), 1):.3f}s per "
+                f"test run; harness process CPU {cpu:.2f}s); wall/raw = "
+                f"{wall / max(ideal, 1e-9):.3f}"
             )
 
 

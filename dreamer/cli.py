@@ -9,13 +9,14 @@ import pkgutil
 import typer
 
 import dreamer.commands
-from dreamer.commands.common import show_app
+from dreamer.commands.common import Group, show_app
 
 app = typer.Typer(
     name="dreamer",
     help="Make coding agents learn from their own past sessions: ingest, extract, dream, "
     "evaluate, promote.",
     no_args_is_help=True,
+    cls=Group,
     add_completion=False,
     pretty_exceptions_enable=False,
     # Plain help and errors: rich's formatting costs a third of `dreamer <cmd> --help`

@@ -99,14 +99,14 @@ class GateDecision(BaseModel):
 
 def decide(config: GateConfig, evidence: GateEvidence) -> GateDecision:
     """Run every check of ``config`` on ``evidence``."""
-    from scipy.stats import binomtest
+    from evals.exact import sign_test_greater
 
     tasks = sorted(evidence.candidate.keys() & evidence.production.keys())
     missing = sorted(evidence.candidate.keys() ^ evidence.production.keys())
     wins = sum(evidence.candidate[t] > evidence.production[t] for t in tasks)
     losses = sum(evidence.production[t] > evidence.candidate[t] for t in tasks)
     discordant = wins + losses
-    p_value = binomtest(wins, discordant, 0.5, alternative="greater").pvalue if discordant else 1.0
+    p_value = sign_test_greater(wins, discordant)
     checks: list[GateCheck] = []
 
     if not tasks:

@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -187,6 +186,8 @@ def _wait(service: Service, deadline: float) -> None:
 
 
 def _answers(url: str) -> bool:
+    import urllib.request  # lazy: it cost a third of `dreamer --help`
+
     try:
         with urllib.request.urlopen(url, timeout=3) as response:  # noqa: S310 (loopback)
             return bool(200 <= response.status < 300)

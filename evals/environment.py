@@ -1,7 +1,10 @@
 """Each repository's test environment: built once per repository and version, then cached.
 
 A task whose repository declares no test dependencies runs with the current interpreter (its
-pytest included): nothing is built. Declared dependencies are the task's ``test_requirements``
+pytest included): nothing is built, and pytest's plugin autoloading is off
+(``PYTEST_DISABLE_PLUGIN_AUTOLOAD=1``): the plugins installed beside dreamer (hypothesis,
+anyio, xdist) are none of the repository's, and loading them took four fifths of a small test
+run here. Declared dependencies are the task's ``test_requirements``
 plus the lines of the first of ``requirements-test.txt``, ``test-requirements.txt``,
 ``requirements/test.txt`` found in the working copy. For those, a
 ``python -m venv --system-site-packages`` is built under
@@ -45,11 +48,14 @@ class TestEnvironment:
     """``system`` for the current interpreter, else the cache folder's name."""
 
     def variables(self) -> dict[str, str]:
-        """The test run's environment: no bytecode, no user pytest options, the env on PATH."""
+        """The test run's environment: no bytecode, no user pytest options, the env on PATH
+        (or, for the current interpreter, no plugin of its own)."""
         env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "PYTHONPATH")}
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PYTHONHASHSEED"] = "0"
-        if self.key != "system":
+        if self.key == "system":
+            env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        else:
             env["VIRTUAL_ENV"] = str(Path(self.python).parent.parent)
             env["PATH"] = f"{Path(self.python).parent}{os.pathsep}{env.get('PATH', '')}"
         return env

@@ -80,12 +80,12 @@ class McNemar(BaseModel):
 
 def mcnemar(first: Mapping[str, bool], second: Mapping[str, bool]) -> McNemar:
     """Exact McNemar test over the tasks both arms attempted (by task id)."""
-    from scipy.stats import binomtest
+    from evals.exact import sign_test_two_sided
 
     shared = sorted(first.keys() & second.keys())
     b = sum(1 for t in shared if first[t] and not second[t])
     c = sum(1 for t in shared if second[t] and not first[t])
-    p = 1.0 if b + c == 0 else float(binomtest(min(b, c), b + c, 0.5).pvalue)
+    p = sign_test_two_sided(min(b, c), b + c)
     return McNemar(n=len(shared), only_first=b, only_second=c, p_value=p)
 
 
@@ -173,7 +173,8 @@ def paired_lift(first: Mapping[str, float], second: Mapping[str, float], against
                 seed: int = 0, resamples: int = 2000) -> Lift:
     """The lift of ``first`` over ``second`` (task id -> mean success), over shared tasks."""
     import numpy as np
-    from scipy.stats import binomtest
+
+    from evals.exact import bootstrap_mean_interval, sign_test_greater
 
     shared = sorted(first.keys() & second.keys())
     diffs = np.array([first[t] - second[t] for t in shared], dtype=float)
@@ -181,16 +182,11 @@ def paired_lift(first: Mapping[str, float], second: Mapping[str, float], against
         return Lift(against=against, lift=0.0, low=0.0, high=0.0, p_value=1.0, wins=0,
                     losses=0, tasks=0)
     wins, losses = int((diffs > 0).sum()), int((diffs < 0).sum())
-    p = 1.0 if wins + losses == 0 else float(
-        binomtest(wins, wins + losses, 0.5, alternative="greater").pvalue)
+    p = sign_test_greater(wins, wins + losses)
     mean = float(diffs.mean())
     if np.ptp(diffs) == 0:
         low = high = mean
     else:
-        from scipy.stats import bootstrap
-
-        ci = bootstrap((diffs,), np.mean, n_resamples=resamples, confidence_level=0.95,
-                       method="percentile", rng=np.random.default_rng(seed)).confidence_interval
-        low, high = float(ci.low), float(ci.high)
+        low, high = bootstrap_mean_interval(diffs, resamples, np.random.default_rng(seed))
     return Lift(against=against, lift=mean, low=low, high=high, p_value=p, wins=wins,
                 losses=losses, tasks=len(diffs))

@@ -31,7 +31,7 @@ import shlex
 import threading
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
@@ -106,16 +106,26 @@ class GradeCache:
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._guard = threading.Lock()
 
-    def get_or_run(self, key: tuple[str, str], run: Callable[[], Graded]) -> tuple[Graded, bool]:
-        """The cached grade for ``key`` (and True), or ``run()``'s, stored (and False)."""
+    def get_or_run(self, key: tuple[str, str], run: Callable[[], Graded],
+                   waiting: AbstractContextManager[object] | None = None
+                   ) -> tuple[Graded, bool]:
+        """The cached grade for ``key`` (and True), or ``run()``'s, stored (and False).
+
+        When another thread is grading the same key, this one waits inside ``waiting`` (a
+        suite gives its worker slot back meanwhile, so another attempt can use it)."""
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
-        with lock:
+        if not lock.acquire(blocking=False):
+            with waiting or nullcontext():
+                lock.acquire()
+        try:
             if key in self._done:
                 return self._done[key], True
             graded = run()
             self._done[key] = graded
             return graded, False
+        finally:
+            lock.release()
 
 
 def run_task(
@@ -123,6 +133,7 @@ def run_task(
     run_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S, *,
     cache: GradeCache | None = None, keep_workspace: bool = False,
     permutation: int | None = None, seed: int = 0, workspaces: WorkspacePool | None = None,
+    waiting: AbstractContextManager[object] | None = None,
 ) -> TaskResult:
     """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
 
@@ -130,7 +141,8 @@ def run_task(
     ``permutation`` of run ``seed`` (``evals.permute``). An agent that abstains, or returns an
     empty patch, is unresolved without a test run. Patches are graded once per task (``cache``),
     and a working copy is made before the agent runs only for agents that read one. With
-    ``workspaces`` the copies come from that pool (reused, restarted between attempts).
+    ``workspaces`` the copies come from that pool (reused, restarted between attempts);
+    ``waiting`` is entered while waiting on ``cache`` for a patch another thread is testing.
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
@@ -155,7 +167,7 @@ def run_task(
             if cache is None:
                 graded = fresh()
             else:
-                graded, hit = cache.get_or_run(key, fresh)
+                graded, hit = cache.get_or_run(key, fresh, waiting)
     except InfraError as exc:
         graded = Graded("infra_error", exc.reason, {}, None, None, exc.detail, 0.0)
     result = TaskResult(
@@ -209,12 +221,12 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Grade
     try:
         if patch.strip():
             try:
-                method = ws.apply(patch, "patch").method
+                method = ws.apply(patch, "patch", commit=False).method
             except InfraError as exc:
                 raise InfraError("patch did not apply", exc.detail) from exc
         if task.test_patch.strip():
             try:
-                ws.apply(task.test_patch, "test_patch")
+                ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
         env = environment_for(task, ws.path)

@@ -21,7 +21,8 @@ arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics
 Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
 checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
 as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
-then run on a thread pool (the tests are subprocesses); a patch of a task is graded once
+then run on a thread pool (the tests are subprocesses), at most ``workers`` at a time, spread so
+that attempts likely to share a patch are far apart; a patch of a task is graded once
 (``GradeCache``, shareable between suites). A success rate counts every task of the suite,
 infrastructure errors included as not resolved (as SWE-bench does); they are reported apart.
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -220,8 +222,14 @@ def run_suite(
     runs = plan.runs
     done = [0]
 
+    # ``workers`` slots bound the attempts in progress; a thread waiting on the grade cache
+    # for a patch another one is testing gives its slot back, so no worker sits idle.
+    slots = threading.BoundedSemaphore(max(1, config.workers))
+    waiting = _SlotGivenBack(slots)
+
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
-        row = attempt_row(item[0], item[1], config, run_dir, cache, copies)
+        with slots:
+            row = attempt_row(item[0], item[1], config, run_dir, cache, copies, waiting)
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
@@ -233,8 +241,17 @@ def run_suite(
     step = progress_events.start("evaluate", len(runs))
 
     # One working copy per task and concurrent worker, restarted between attempts.
-    with WorkspacePool() as copies, ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
-        rows = list(pool.map(attempt, runs))
+    order = _spread(runs)
+    threads = max(1, min(len(runs), 4 * config.workers))
+    copies = WorkspacePool()
+    try:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            done_rows = list(pool.map(attempt, [runs[i] for i in order]))
+    finally:
+        copies.close(wait=False)
+    rows: list[dict[str, Any]] = [{}] * len(runs)
+    for i, row in zip(order, done_rows, strict=True):
+        rows[i] = row
     return finish_suite(plan, rows)
 
 
@@ -271,7 +288,8 @@ def plan_suite(
 
 
 def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
-                cache: GradeCache, copies: WorkspacePool | None) -> dict[str, Any]:
+                cache: GradeCache, copies: WorkspacePool | None,
+                waiting: Any = None) -> dict[str, Any]:
     """Run one attempt (a job under one relabelling) and return its row of the table. A leaking
     pack is not attempted; a harness error is an infrastructure error of this attempt only."""
     folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
@@ -283,7 +301,7 @@ def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
         try:
             result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                               cache=cache, permutation=permutation, seed=config.seed,
-                              workspaces=copies)
+                              workspaces=copies, waiting=waiting)
         except Exception as exc:  # a harness bug must not sink the other attempts
             result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                 resolved=False, reason=f"harness error: {exc!r}",
@@ -302,6 +320,38 @@ def finish_suite(plan: SuitePlan, rows: Sequence[dict[str, Any]]) -> SuiteResult
                          leak_findings=_findings(plan.jobs))
     _summarise(result, [t.instance_id for t in plan.tasks])
     return result
+
+
+class _SlotGivenBack:
+    """Entered while a thread waits for another's grade: its slot is free meanwhile."""
+
+    def __init__(self, slots: threading.BoundedSemaphore) -> None:
+        self._slots = slots
+
+    def __enter__(self) -> None:
+        self._slots.release()
+
+    def __exit__(self, *exc: object) -> None:
+        self._slots.acquire()
+
+
+def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:
+    """The order to attempt ``runs`` in: permutation by permutation, round-robin over tasks.
+
+    Attempts that share a patch (one job under several relabellings, or controls of one task
+    choosing the same candidate) are then far apart, so concurrent workers rarely wait on the
+    grade cache for a patch that another worker is testing."""
+    tasks: dict[str, int] = {}
+    jobs_of: dict[str, int] = {}
+    rank: dict[int, int] = {}
+    keys: list[tuple[int, int, int, int]] = []
+    for i, (job, permutation) in enumerate(runs):
+        task = job.task.instance_id
+        if id(job) not in rank:
+            rank[id(job)] = jobs_of.get(task, 0)
+            jobs_of[task] = rank[id(job)] + 1
+        keys.append((permutation, rank[id(job)], tasks.setdefault(task, len(tasks)), i))
+    return [key[-1] for key in sorted(keys)]
 
 
 def suite_times(suite: str) -> dict[str, datetime]:
@@ -416,28 +466,40 @@ def per_task(rows: pd.DataFrame, ids: Sequence[str]) -> dict[str, float]:
 
 
 def _summarise(result: SuiteResult, ids: list[str]) -> None:
-    table, k, seed = result.table, result.config.permutations, result.config.seed
-    n = len(ids)
-    for (arm, label), rows in table.groupby(["arm", "budget"], sort=False):
-        counts = [int(rows[rows["permutation"] == p]["resolved"].sum()) for p in range(k)]
-        result.rates.setdefault(str(arm), {})[str(label)] = arm_rate(counts, n)
+    # One pass over the rows in plain Python: filtering the frame per arm, budget and
+    # permutation cost a second at the demo suite's size, more than its harness otherwise.
+    k, seed, n = result.config.permutations, result.config.seed, len(ids)
+    resolved: dict[tuple[str, str], list[int]] = {}
+    outcomes: dict[tuple[str, str], dict[str, list[bool]]] = {}
+    columns = ["arm", "budget", "permutation", "instance_id", "resolved"]
+    for arm, label, permutation, task, ok in result.table[columns].itertuples(index=False):
+        cell = (str(arm), str(label))
+        counts = resolved.setdefault(cell, [0] * k)
+        if 0 <= permutation < k:
+            counts[int(permutation)] += bool(ok)
+        outcomes.setdefault(cell, {}).setdefault(str(task), []).append(bool(ok))
+    for (arm, label), counts in resolved.items():
+        result.rates.setdefault(arm, {})[label] = arm_rate(counts, n)
     order = {budget_label(b): i for i, b in enumerate(result.config.budgets)}
     for arm in result.rates:
         result.rates[arm] = dict(sorted(result.rates[arm].items(),
                                         key=lambda kv: order.get(kv[0], -1)))
-    bank = table[table["arm"] == "bank"]
+
+    def means(cell: tuple[str, str]) -> dict[str, float]:
+        got = outcomes.get(cell, {})
+        return {t: sum(got[t]) / len(got[t]) if got.get(t) else 0.0 for t in ids}
+
     for label in result.success:
-        mine = per_task(bank[bank["budget"] == label], ids)
+        mine = means(("bank", label))
         against: dict[str, Lift] = {}
         for arm in PLACEBOS:
-            rows = table[(table["arm"] == arm) & (table["budget"] == label)]
-            if len(rows):
-                lift = paired_lift(mine, per_task(rows, ids), arm, seed)
+            if (arm, label) in outcomes:
+                lift = paired_lift(mine, means((arm, label)), arm, seed)
                 result.lifts_by_placebo.setdefault(arm, {})[label] = lift
                 against[arm] = lift
         if against:
             # The stronger placebo is the one with the smaller lift (the higher success).
             result.lifts[label] = min(against.values(), key=lambda lift: lift.lift)
-        rows = table[(table["arm"] == "compare") & (table["budget"] == label)]
-        if len(rows):
-            result.comparison[label] = paired_lift(mine, per_task(rows, ids), "compare", seed)
+        if ("compare", label) in outcomes:
+            result.comparison[label] = paired_lift(mine, means(("compare", label)), "compare",
+                                                   seed)

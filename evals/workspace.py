@@ -8,11 +8,12 @@ task. It is made in two steps, both cached under ``dreamer.settings.home()/cache
 2. a bare *base repository* per (source, base commit) into which only ``base_commit`` and its
    ancestors are fetched (git sends the objects reachable from the wanted commit, nothing else);
 
-and each working copy is a ``git clone --shared`` of the base repository, checked out at
-``base_commit``, with no remote left. An archive source is unpacked and committed as the base
-state. Patches apply in SWE-bench's order of attempts, each on a clean tree:
-``git apply --verbose``, ``git apply --verbose --3way``, ``git apply --verbose --reject`` (only
-when every hunk lands), then ``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
+and each working copy borrows the base repository's objects (as ``git clone --shared`` does),
+checked out at ``base_commit``, with no remote and no ref but its detached HEAD. An archive
+source is unpacked and committed as the base state. Patches apply in SWE-bench's order of
+attempts, each on a clean tree: ``git apply --verbose``, ``git apply --verbose --3way``,
+``git apply --verbose --reject`` (only when every hunk lands), then
+``patch --batch --fuzz=5 -p1``. Tests run in their own session so a
 timeout kills the whole process group.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -48,6 +50,7 @@ APPLY_ATTEMPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("patch --fuzz", ("patch", "--batch", "--fuzz=5", "-p1", "-i")),
 )
 """SWE-bench's order of attempts, by the name reports give them."""
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
 
 
 def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -93,6 +96,8 @@ class Workspace:
     _cleanup: bool = field(default=True, repr=False)
     base_head: str = ""
     """The commit the copy started at (``base_commit``, or an archive's first commit)."""
+    _pending: list[str] = field(default_factory=list, repr=False)
+    """Labels of the patches applied but not committed yet."""
 
     @classmethod
     def create(cls, task: Task, parent: Path | None = None, keep: bool = False) -> Workspace:
@@ -100,8 +105,7 @@ class Workspace:
         root = Path(tempfile.mkdtemp(prefix=f"dreamer-{_slug(task.instance_id)}-", dir=parent))
         path = root / "repo"
         try:
-            _materialise(task, path)
-            head = git(path, "rev-parse", "HEAD").stdout.strip()
+            head = _materialise(task, path)
         except BaseException:
             shutil.rmtree(root, ignore_errors=True)
             raise
@@ -122,7 +126,8 @@ class Workspace:
             shutil.rmtree(self.root, ignore_errors=True)
 
     def reset(self) -> None:
-        """Back to the last applied state: drop every uncommitted change, tracked or not."""
+        """Back to the last applied state: drop every other change, tracked or not."""
+        self._commit_pending()
         git(self.path, "reset", "--hard", "--quiet")
         git(self.path, "clean", "-fdxq")
 
@@ -131,32 +136,53 @@ class Workspace:
         untracked or ignored files (caches, build output) all gone."""
         git(self.path, "reset", "--hard", "--quiet", self.base_head)
         git(self.path, "clean", "-fdxq")
+        self._pending.clear()
         for leftover in self.root.glob("*.diff"):
             leftover.unlink()
 
-    def apply(self, patch: str, label: str = "patch") -> ApplyResult:
-        """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works."""
+    def apply(self, patch: str, label: str = "patch", commit: bool = True) -> ApplyResult:
+        """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works.
+
+        The applied state is committed, so a later patch's failed attempt resets to it. With
+        ``commit=False`` that commit is deferred until a later patch needs a fallback (or
+        ``reset``): the common case, every patch going in with plain ``git apply``, then costs
+        one git process per patch."""
         patch_file = self.root / f"{label}.diff"
         patch_file.write_text(patch if patch.endswith("\n") else patch + "\n", encoding="utf-8")
         log: list[str] = []
+        before: set[str] | None = None
         for name, argv in APPLY_ATTEMPTS:
             if argv[0] == "patch" and shutil.which("patch") is None:
                 log.append(f"$ {name}: skipped, the patch program is not installed")
                 continue
-            head = _untracked(self.path)
+            if argv != APPLY_ATTEMPTS[0][1] and before is None:
+                # Plain `git apply` is all or nothing; the fallbacks may leave debris, and a
+                # failed one resets to the last commit, which must hold the earlier patches.
+                self._commit_pending()
+                before = _untracked(self.path)
             result = subprocess.run(
                 [*argv, str(patch_file)], cwd=self.path, capture_output=True, text=True,
                 check=False, env={**os.environ, **_GIT_ENV},
             )
             log.append(f"$ {name} (exit {result.returncode})\n{result.stdout}{result.stderr}")
             if result.returncode == 0:
-                _drop_rejects(self.path, head)
-                # Commit so a later patch's failed attempt resets to here, not to the base.
-                git(self.path, "add", "--all")
-                git(self.path, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", label)
+                if before is not None:
+                    _drop_rejects(self.path, before)
+                self._pending.append(label)
+                if commit:
+                    self._commit_pending()
                 return ApplyResult(method=name, log="\n".join(log))
-            _restore(self.path, head)
+            if before is not None:
+                _restore(self.path, before)
         raise PatchApplyError(f"{label} did not apply", "\n".join(log))
+
+    def _commit_pending(self) -> None:
+        """Commit the patches applied without a commit (``apply(commit=False)``)."""
+        if self._pending:
+            git(self.path, "add", "--all")
+            git(self.path, "commit", "--quiet", "--allow-empty", "--no-verify", "-m",
+                " + ".join(self._pending))
+            self._pending.clear()
 
     def run(
         self, command: Sequence[str] | str, timeout: float, env: dict[str, str] | None = None
@@ -221,11 +247,20 @@ class WorkspacePool:
     def __len__(self) -> int:
         return len(self._all)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Delete every copy; with ``wait=False`` in a background thread (the interpreter
+        still waits for it at exit), so a suite's results do not wait on the deletion."""
         with self._lock:
             copies, self._all, self._idle = self._all, [], {}
-        for ws in copies:
-            ws.close()
+
+        def delete() -> None:
+            for ws in copies:
+                ws.close()
+
+        if wait:
+            delete()
+        elif copies:
+            threading.Thread(target=delete, name="delete-workspaces").start()
 
     def __enter__(self) -> WorkspacePool:
         return self
@@ -234,7 +269,8 @@ class WorkspacePool:
         self.close()
 
 
-def _materialise(task: Task, dest: Path) -> None:
+def _materialise(task: Task, dest: Path) -> str:
+    """Make the copy at ``dest``; return the commit it starts at."""
     source = task.source
     location = Path(source.location) if source.location else None
     if source.kind not in ("git", "bundle", "archive") or location is None:
@@ -248,12 +284,19 @@ def _materialise(task: Task, dest: Path) -> None:
             "repository unavailable", f"{task.instance_id}: {location} does not exist")
     if source.kind == "archive":
         _unpack_archive(location, dest)
-        return
+        return git(dest, "rev-parse", "HEAD").stdout.strip()
     base = base_repository(source.kind, source.location, task.base_commit)
-    git(dest.parent, "clone", "--quiet", "--shared", "--no-checkout", str(base), str(dest))
-    git(dest, "remote", "remove", "origin")
-    git(dest, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach",
-        task.base_commit)
+    commit = task.base_commit
+    if not _FULL_SHA.fullmatch(commit):
+        commit = git(base, "rev-parse", "--verify", f"{commit}^{{commit}}").stdout.strip()
+    # What `git clone --shared` does, without its remote, refs and separate checkout: the
+    # objects are borrowed from the base repository, HEAD is detached at the base commit.
+    git(dest.parent, "init", "--quiet", "--template=", str(dest))  # no sample hooks to copy
+    (dest / ".git" / "objects" / "info" / "alternates").write_text(
+        f"{(base / 'objects').resolve()}\n", encoding="utf-8")
+    (dest / ".git" / "HEAD").write_text(f"{commit}\n", encoding="utf-8")
+    git(dest, "reset", "--hard", "--quiet")
+    return commit
 
 
 def cache_root() -> Path:
@@ -273,7 +316,7 @@ def base_repository(kind: str, location: str, commit: str) -> Path:
     source = _mirror(kind, location, folder)
 
     def build(tmp: Path) -> None:
-        git(tmp.parent, "init", "--quiet", "--bare", str(tmp))
+        git(tmp.parent, "init", "--quiet", "--bare", "--template=", str(tmp))
         fetched = git(tmp, "fetch", "--quiet", "--no-tags", str(source),
                       f"{commit}:refs/heads/base", check=False)
         if fetched.returncode != 0:

@@ -1,7 +1,5 @@
 """Commands over bank versions and their aliases: banks, aliases, show bank."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

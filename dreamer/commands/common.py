@@ -8,8 +8,23 @@ from functools import lru_cache
 from typing import Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
-show_app = typer.Typer(help="Show one stored record in full.", no_args_is_help=True)
+
+class Group(TyperGroup):
+    """A command group whose unused ``--help`` reads as False, not None.
+
+    typer coerces a None flag value through a pydantic adapter, so ``dreamer <cmd> --help``
+    imported pydantic (a third of its time) for the group's own unused help option."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None and option.default is None:
+            option.default = False
+        return option
+
+
+show_app = typer.Typer(help="Show one stored record in full.", no_args_is_help=True, cls=Group)
 """``dreamer show KIND ID``: each subsystem adds its record kind here."""
 
 

@@ -1,17 +1,17 @@
 """``dreamer corpus``: build the replay benchmark corpus, summarise it, check it for leaks."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from dreamer.commands.common import Group
+
 
 def register(app: typer.Typer) -> None:
     corpus = typer.Typer(help="The replay benchmark corpus: tasks, sessions, repositories.",
-                         no_args_is_help=True)
+                         no_args_is_help=True, cls=Group)
     app.add_typer(corpus, name="corpus")
 
     @corpus.command("build")

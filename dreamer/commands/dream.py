@@ -1,8 +1,6 @@
 """``dreamer dream``, ``dreamer diff`` and ``dreamer ablate``: consolidate a bank into a
 candidate, show what became of every memory, and compare every ablation with ``default``."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

@@ -1,7 +1,5 @@
 """``dreamer eval``: score a bank on a suite of replay tasks at several memory budgets."""
 
-from __future__ import annotations
-
 import os
 from pathlib import Path
 from typing import Annotated, Any

@@ -1,7 +1,5 @@
 """Commands over the evidence store: ingest, sessions, show session, quarantine."""
 
-from __future__ import annotations
-
 import json
 import sys
 from collections.abc import Iterable, Iterator

@@ -1,7 +1,5 @@
 """``dreamer extract``: turn the sessions not yet extracted into a new extraction bank."""
 
-from __future__ import annotations
-
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path

@@ -1,7 +1,5 @@
 """Commands of the closed loop: nightly, compare, demo."""
 
-from __future__ import annotations
-
 import contextlib
 import os
 import sys

@@ -1,7 +1,5 @@
 """``dreamer optimize``: compile a strategy's dream program against the replay metric."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

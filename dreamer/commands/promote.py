@@ -1,7 +1,5 @@
 """Commands that move the production bank: promote and rollback."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

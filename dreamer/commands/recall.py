@@ -1,7 +1,5 @@
 """Commands of the router: recall, feedback, mcp."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -105,6 +103,9 @@ def register(app: typer.Typer) -> None:
         checkout: Annotated[
             Path | None, typer.Option(help="Default working copy to verify citations against.")
         ] = None,
+        warm: Annotated[bool, typer.Option(
+            "--warm/--no-warm", help="Load the model and indexes at start-up, in the background "
+            "(recalls meanwhile run without the vector leg), or at the first recall.")] = True,
     ) -> None:
         """Serve recall and feedback to agents over the Model Context Protocol (stdio)."""
         from dreamer.router import RouterConfig
@@ -113,4 +114,4 @@ def register(app: typer.Typer) -> None:
         config = RouterConfig.from_env()
         if not embeddings:
             config = config.model_copy(update={"embeddings": False})
-        serve(bank, config, str(checkout) if checkout else None)
+        serve(bank, config, str(checkout) if checkout else None, warm=warm)

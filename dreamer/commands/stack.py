@@ -1,16 +1,14 @@
 """``dreamer stack up|down|status``: Prefect server, work pool and worker, MLflow server, Chroma
 server, on loopback (see ``dreamer.stack``)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from dreamer.commands.common import console, esc, fail, print_json
+from dreamer.commands.common import Group, console, esc, fail, print_json
 
 stack_app = typer.Typer(help="Start, stop or check the scale-out stack (Prefect, MLflow, Chroma "
-                             "servers; PostgreSQL store).", no_args_is_help=True)
+                             "servers; PostgreSQL store).", no_args_is_help=True, cls=Group)
 
 
 def register(app: typer.Typer) -> None:

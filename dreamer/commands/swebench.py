@@ -1,16 +1,14 @@
 """``dreamer swebench``: real SWE-bench rows without Docker: build environments, validate."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from dreamer.commands.common import console, fail, print_json
+from dreamer.commands.common import Group, console, fail, print_json
 
 app = typer.Typer(help="Real SWE-bench rows: environments from swebench's specs, gold validation.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, cls=Group)
 
 _SUITE = typer.Option(help="Suite of SWE-bench rows: .parquet/.jsonl/.json, a folder or hf:NAME.")
 _REPOS = typer.Option(help="Folder of mirrors: <instance_id>.tar.gz, owner__name.git, "

@@ -28,6 +28,7 @@ from dreamer.router.serving import BankResolver
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from dreamer.models import Bank
     from dreamer.store import Store
 
 log = logging.getLogger(__name__)
@@ -40,24 +41,35 @@ INSTRUCTIONS = (
 )
 
 
+WARMING_NOTE = "warming up: vector leg off until the model and indexes are loaded"
+
+
+def served_banks(resolver: BankResolver, bank: str | None) -> list[Bank]:
+    """The banks a server for ``bank`` (an alias; default production) serves: one per
+    repository with that alias (none for a bank id, known only from the queries)."""
+    from dreamer.router.serving import DEFAULT_ALIAS
+
+    ref = bank or DEFAULT_ALIAS
+    if ref.startswith("bank_"):
+        return []
+    chosen = []
+    for repo in sorted({r for r, name, _, _ in resolver.store.banks.aliases() if name == ref}):
+        try:
+            chosen.append(resolver.resolve(bank, repo))
+        except RouterError:
+            continue
+    return chosen
+
+
 def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
     """Load the embedding model and build every index of the served banks (one per repository
     with the served alias), so that the first recall does not pay for them."""
-    from dreamer.router.serving import DEFAULT_ALIAS
-
     config = router.config
     if config.embeddings:
         from dreamer import embeddings
 
         embeddings.encode_fresh(["warm up"], count=1)  # loads the model
-    ref = bank or DEFAULT_ALIAS
-    if ref.startswith("bank_"):
-        return  # a bank id: its repositories are known only from the queries
-    for repo in sorted({r for r, name, _, _ in resolver.store.banks.aliases() if name == ref}):
-        try:
-            chosen = resolver.resolve(bank, repo)
-        except RouterError:
-            continue
+    for chosen in served_banks(resolver, bank):
         router.index(chosen).warm(embeddings=config.embeddings, kind=config.chroma,
                                   url=config.chroma_url)
 
@@ -85,6 +97,10 @@ def build_server(
 
         def warming() -> None:
             try:
+                # First what recalls use meanwhile (BM25 and graph, in seconds): loading the
+                # model takes the import locks of modules a first recall would import too.
+                for chosen in served_banks(resolver, bank):
+                    cold.index(chosen).warm(embeddings=False)
                 warm_up(router, resolver, bank)
             except Exception as exc:  # the first recall will build what is missing
                 log.warning("warm-up stopped: %s", exc)
@@ -105,15 +121,19 @@ def build_server(
         `checkout` is the local working copy of the repository: each memory's cited lines are
         checked there; moved lines are followed, changed ones mark the memory UNVERIFIED.
         """
+        ready = warmed.is_set()
         try:
             chosen = resolver.resolve(bank, repo)
-            result = (router if warmed.is_set() else cold).recall(
+            result = (router if ready else cold).recall(
                 chosen, query, repo=repo, branch=branch, module=module, phase=phase,
                 budget=budget, checkout=checkout or default_checkout,
             )
         except RouterError as exc:
             raise ToolError(str(exc)) from exc
-        return result.to_json()
+        payload = result.to_json()
+        if not ready and cold is not router:
+            payload["notes"] = [*payload.get("notes", []), WARMING_NOTE]
+        return payload
 
     @server.tool(name="feedback")
     def feedback(
@@ -133,30 +153,35 @@ def build_server(
 
 
 def serve(
-    bank: str | None = None, config: RouterConfig | None = None, checkout: str | None = None
+    bank: str | None = None, config: RouterConfig | None = None, checkout: str | None = None,
+    warm: bool = True,
 ) -> None:
-    """Open the store and serve over stdio until the client disconnects."""
+    """Open the store and serve over stdio until the client disconnects; with ``warm``, the
+    model and the served banks' indexes load in the background from the start."""
     from dreamer.store import open_store
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     store = open_store()
     try:
-        build_server(store, bank, config, checkout, warm=True).run("stdio")
+        build_server(store, bank, config, checkout, warm=warm).run("stdio")
     finally:
         store.close()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m dreamer.router.mcp_server [--bank REF] [--no-embeddings] [--checkout PATH]``."""
+    """``python -m dreamer.router.mcp_server [--bank REF] [--no-embeddings] [--checkout PATH]
+    [--no-warm]``."""
     parser = argparse.ArgumentParser(prog="dreamer-mcp", description=__doc__.split("\n")[0])
     parser.add_argument("--bank", default=None, help="bank alias or id (default: production)")
     parser.add_argument("--no-embeddings", action="store_true", help="BM25 and graph only")
     parser.add_argument("--checkout", default=None, help="default working copy to verify against")
+    parser.add_argument("--no-warm", action="store_true",
+                        help="load the model and indexes at the first recall, not at start-up")
     args = parser.parse_args(argv)
     config = RouterConfig.from_env()
     if args.no_embeddings:
         config = config.model_copy(update={"embeddings": False})
-    serve(args.bank, config, args.checkout)
+    serve(args.bank, config, args.checkout, warm=not args.no_warm)
 
 
 if __name__ == "__main__":

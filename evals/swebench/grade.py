@@ -63,12 +63,12 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
     method: str | None = None
     try:
         try:
-            method = ws.apply(patch, "patch").method
+            method = ws.apply(patch, "patch", commit=False).method
         except InfraError as exc:
             raise InfraError("patch did not apply", exc.detail) from exc
         if task.test_patch.strip():
             try:
-                ws.apply(task.test_patch, "test_patch")
+                ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
         spec = env_spec(task, ws.path, git_source(task))
