@@ -8,9 +8,9 @@ expected counts are known exactly: the words of every prompt it was sent after t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
-import importlib.util
 from pathlib import Path
 from typing import Any
 
