@@ -39,6 +39,9 @@ BANK_CUT = 5
 """Memories per bank in the optimisation (dedupe and conflicts ask about every close pair)."""
 MAX_TOKENS = 128
 """A base model rambles to the limit; the chat adapter's fields fit well within it."""
+THREADS = int(os.environ.get("DREAMER_LOCAL_LM_THREADS", "0")) or None
+"""llama.cpp's threads (default: every core). On a machine loaded past its cores, 1 thread
+avoids OpenMP's barriers between threads that the scheduler keeps apart."""
 
 
 def _local_lm(server: LocalServer) -> Any:
@@ -89,7 +92,7 @@ def test_extraction_a_dream_and_the_llm_agent_run_on_a_local_model(tmp_path: Pat
     store = open_store()
     figures: dict[str, float] = {}
     usages: dict[str, dict[str, Any]] = {}
-    with LocalServer(log=tmp_path / "server.log") as server:
+    with LocalServer(threads=THREADS, log=tmp_path / "server.log") as server:
         figures["server_start_s"] = server.started_s
         lm = _local_lm(server)
 
@@ -166,7 +169,7 @@ def test_optimize_compiles_a_program_with_a_local_model(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     store = open_store()
     _cut_extraction_banks(store, load_tasks(SAMPLE), BANK_CUT)
-    with LocalServer(log=tmp_path / "server.log") as server:
+    with LocalServer(threads=THREADS, log=tmp_path / "server.log") as server:
         lm = _local_lm(server)
         began = time.monotonic()
         result = optimize(
