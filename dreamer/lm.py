@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -142,10 +144,29 @@ def _short(exc: BaseException, limit: int = 400) -> str:
     return text if len(text) <= limit else text[:limit] + " ..."
 
 
+@lru_cache(maxsize=64)
+def unit_prices(model: str) -> tuple[float, float] | None:
+    """litellm's price per prompt token and per completion token of ``model`` in USD (its
+    bundled cost map, never fetched), or None when litellm does not price it (a local server,
+    a canned engine)."""
+    _quiet_imports()
+    try:
+        import litellm
+
+        # Else litellm prints its provider list to stdout for an unknown model (--json output).
+        litellm.suppress_debug_info = True
+        prompt, completion = litellm.cost_per_token(
+            model=model, prompt_tokens=1_000_000, completion_tokens=1_000_000)
+    except Exception:  # litellm raises for a model missing from its map
+        return None
+    return float(prompt) / 1_000_000, float(completion) / 1_000_000
+
+
 @dataclass
 class LMUsage:
     """What a run asked its LM: calls, failures (provider errors and unparsable answers) and
-    fallbacks (decisions the offline rule made instead). Thread-safe.
+    fallbacks (decisions the offline rule made instead), with the tokens and cost of the calls
+    made under :meth:`metered`. Thread-safe.
 
     ``failed`` raises :class:`LMRunError` after ``FAILURES_IN_A_ROW`` consecutive failures
     (unless ``max_failures`` is 1, which tolerates every failure: a small local model whose
@@ -160,6 +181,12 @@ class LMUsage:
     fallbacks: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    """litellm's cost of the tokens; a model it does not price adds 0 and is named in
+    ``unpriced``."""
+    unpriced: set[str] = field(default_factory=set)
     _in_a_row: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -185,6 +212,48 @@ class LMUsage:
                 f"the language model {self.model} failed {in_a_row} calls in a row; the run "
                 f"stopped (first: {self.reasons[0]})") from exc
 
+    @contextmanager
+    def metered(self) -> Iterator[None]:
+        """Count the tokens (and their cost) of the LM calls made inside, in this thread, with
+        DSPy's own usage tracker. Cache hits cost nothing and count no tokens."""
+        import dspy
+
+        with dspy.track_usage() as tracker:
+            try:
+                yield
+            finally:
+                self.add_tokens(tracker.get_total_tokens())
+
+    def add_tokens(self, by_model: Mapping[str, Mapping[str, Any]]) -> None:
+        """Add DSPy's usage totals (``{model: {"prompt_tokens": n, "completion_tokens": m}}``)
+        and their cost."""
+        for model, totals in by_model.items():
+            prompt = int(totals.get("prompt_tokens") or 0)
+            completion = int(totals.get("completion_tokens") or 0)
+            prices = unit_prices(model) if prompt or completion else (0.0, 0.0)
+            with self._lock:
+                self.prompt_tokens += prompt
+                self.completion_tokens += completion
+                if prices is None:
+                    self.unpriced.add(model)
+                else:
+                    self.cost_usd += prompt * prices[0] + completion * prices[1]
+
+    def absorb(self, other: Mapping[str, Any], tokens: bool = True) -> None:
+        """Add another count's :meth:`as_dict` (a trial's, a sub-run's) to this one; with
+        ``tokens=False`` only its calls, failures and fallbacks (when an enclosing
+        :meth:`metered` already counted the tokens)."""
+        with self._lock:
+            for key in ("calls", "failures", "fallbacks"):
+                setattr(self, key, getattr(self, key) + int(other.get(key) or 0))
+            for kind, n in (other.get("by_kind") or {}).items():
+                self.by_kind[kind] = self.by_kind.get(kind, 0) + int(n)
+            if tokens:
+                self.prompt_tokens += int(other.get("prompt_tokens") or 0)
+                self.completion_tokens += int(other.get("completion_tokens") or 0)
+                self.cost_usd += float(other.get("cost_usd") or 0.0)
+                self.unpriced.update(other.get("unpriced_models") or ())
+
     @property
     def failure_rate(self) -> float:
         return self.failures / self.calls if self.calls else 0.0
@@ -200,7 +269,11 @@ class LMUsage:
     def as_dict(self) -> dict[str, Any]:
         return {"model": self.model, "calls": self.calls, "failures": self.failures,
                 "fallbacks": self.fallbacks, "failure_rate": round(self.failure_rate, 4),
-                "by_kind": dict(sorted(self.by_kind.items()))}
+                "by_kind": dict(sorted(self.by_kind.items())),
+                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "total_tokens": self.prompt_tokens + self.completion_tokens,
+                "cost_usd": round(self.cost_usd, 6), "priced": not self.unpriced,
+                "unpriced_models": sorted(self.unpriced)}
 
 
 def usage_for(lm: Any, max_failures: float = DEFAULT_MAX_FAILURES) -> LMUsage:
@@ -212,7 +285,8 @@ class CannedEngine:
     """A DSPy engine that answers from a function of the prompt, for offline tests of the LM path.
 
     ``respond(prompt)`` returns a dict of output field values; the engine writes them in the
-    chat adapter's ``[[ ## field ## ]]`` format. Every prompt is kept in ``prompts``.
+    chat adapter's ``[[ ## field ## ]]`` format. Every prompt is kept in ``prompts``. It reports
+    whitespace-separated words as tokens, so token accounting is testable offline.
     """
 
     respond: Callable[[str], dict[str, Any]]
@@ -230,7 +304,9 @@ class CannedEngine:
         text = format_fields(self.respond(prompt))
         return Response(
             id=None, model="canned", message=Message.assistant([TextPart(text)]),
-            finish_reason="stop", usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0),
+            finish_reason="stop", usage=Usage(input_tokens=words(prompt),
+                                              output_tokens=words(text),
+                                              total_tokens=words(prompt) + words(text)),
         )
 
     def stream(self, request: Any) -> Iterator[Any]:
@@ -240,6 +316,11 @@ class CannedEngine:
 
     def close(self) -> None:
         """Nothing to release: the engine holds no connection."""
+
+
+def words(text: str) -> int:
+    """The canned engine's token count: whitespace-separated words."""
+    return len(text.split())
 
 
 def format_fields(values: dict[str, Any]) -> str:

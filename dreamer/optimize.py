@@ -26,6 +26,7 @@ from dreamer.errors import ConfigError
 Optimizer = Literal["bootstrap", "mipro", "gepa"]
 OPTIMIZERS: tuple[str, ...] = ("bootstrap", "mipro", "gepa")
 EXPERIMENT = "dreamer-optimize"
+TRIAL_LM_KEYS = ("calls", "failures", "prompt_tokens", "completion_tokens", "cost_usd")
 
 
 @dataclass
@@ -116,7 +117,7 @@ class _Trials:
     def record(self, family: str, score: float, metrics: dict[str, Any]) -> None:
         usage = metrics.get("lm_usage") or {}
         row = {"trial": 0, "family": family, "score": score,
-               "lm_calls": usage.get("calls", 0), "lm_failures": usage.get("failures", 0),
+               **{f"lm_{key}": usage.get(key, 0) for key in TRIAL_LM_KEYS},
                "active_memories": metrics.get("active_memories", {}).get("after")}
         with self._lock:
             row["trial"] = len(self.rows)
@@ -129,7 +130,7 @@ class _Trials:
         run = c.create_run(self.experiment, run_name=f"trial-{row['trial']}",
                            tags={"mlflow.parentRunId": self.parent_run, "family": family})
         rid = run.info.run_id
-        for key in ("score", "lm_calls", "lm_failures", "active_memories"):
+        for key in ("score", *(f"lm_{k}" for k in TRIAL_LM_KEYS), "active_memories"):
             if row[key] is not None:
                 c.log_metric(rid, key, float(row[key]))
         c.set_terminated(rid)
@@ -168,10 +169,13 @@ def _compile(optimizer: str, program: Any, trainset: list[Any], metric: Any, lm:
 def optimize(store: Any, strategy_ref: str, suite: str, optimizer: str, lm: Any, *,
              heldout: list[str] | None = None, trials: int = 2, max_demos: int = 2,
              max_failures: float = 0.05, out: Path | None = None, gate_config: Any = None,
-             strategy_sets: list[str] | None = None, track: bool = True) -> OptimizeResult:
+             strategy_sets: list[str] | None = None, track: bool = True,
+             autolog: bool = True) -> OptimizeResult:
     """Compile ``strategy_ref``'s dream program with ``optimizer`` on the train families of
     ``suite`` (their repositories' extraction banks in ``store``), save it, dream the held-out
-    families' banks with it and let the gate judge each candidate by replay."""
+    families' banks with it and let the gate judge each candidate by replay. With ``track``
+    and ``autolog``, MLflow's DSPy autologging records the compile in the optimisation's run
+    (``dreamer.tracking.dspy_autologged``)."""
     import dspy
 
     from dreamer.lm import lm_name, usage_for
@@ -179,6 +183,7 @@ def optimize(store: Any, strategy_ref: str, suite: str, optimizer: str, lm: Any,
     from dreamer.pipeline import dream, make_context, store_dream
     from dreamer.programs import DreamProgram, save_program
     from dreamer.strategy import load_strategy, modify
+    from dreamer.tracking import dspy_autologged
     from evals.tasks import load_tasks
 
     if optimizer not in OPTIMIZERS:
@@ -212,13 +217,15 @@ def optimize(store: Any, strategy_ref: str, suite: str, optimizer: str, lm: Any,
     def metric(gold: Any, pred: Any, trace: Any = None) -> float:
         score = survival(pred.bank, gold.oracles)
         metrics = dict(pred.metrics)
-        for key in ("calls", "failures", "fallbacks"):  # one count for the whole optimisation
-            setattr(usage, key, getattr(usage, key) + metrics["lm_usage"].get(key, 0))
+        # One count for the whole optimisation; the enclosing ``metered`` counts the tokens
+        # (the optimizer's own calls too: MIPRO's proposals, GEPA's reflections).
+        usage.absorb(metrics["lm_usage"], tokens=False)
         log.record(gold.family, score, metrics)
         return score
 
     program = DreamProgram(strategy=strategy)
-    with dspy.context(lm=lm):
+    with usage.metered(), dspy_autologged(parent if autolog else None), \
+            dspy.context(lm=lm):
         compiled = _compile(optimizer, program, trainset, metric, lm, trials, max_demos)
     usage.check(f"optimizing {strategy.name} with {optimizer}")
     folder = out or settings.home() / "programs"
@@ -237,8 +244,7 @@ def optimize(store: Any, strategy_ref: str, suite: str, optimizer: str, lm: Any,
         run_usage = usage_for(lm, max_failures)
         context = make_context(strategy, lm, program=compiled, lm_usage=run_usage)
         dreamt = dream(extraction_bank(store, repo), strategy, context)
-        for key in ("calls", "failures", "fallbacks"):
-            setattr(usage, key, getattr(usage, key) + getattr(run_usage, key))
+        usage.absorb(run_usage.as_dict())
         dreamt.metrics["program"] = str(path)
         store_dream(store, dreamt)
         proxies.append(survival(dreamt.bank, oracle_anchors(by_family[family])))
@@ -288,15 +294,17 @@ def _start_run(strategy: str, optimizer: str, suite: str, model: str | None, tra
 
 
 def _finish_run(run_id: str, result: OptimizeResult) -> None:
-    from dreamer.tracking import client
+    from dreamer.tracking import client, lm_metrics, lm_params
 
     c = client()
     c.log_metric(run_id, "train_proxy_best", result.train_score)
     c.log_metric(run_id, "heldout_proxy", result.heldout_proxy)
     c.log_metric(run_id, "trials", len(result.trials))
     c.log_metric(run_id, "wall_s", result.wall_s)
-    for key in ("calls", "failures", "fallbacks"):
-        c.log_metric(run_id, f"lm_{key}", float(result.lm_usage.get(key, 0)))
+    for key, value in lm_metrics(result.lm_usage).items():
+        c.log_metric(run_id, key, value)
+    for key, text in lm_params(result.lm_usage).items():
+        c.log_param(run_id, key, text)
     for repo, gate in result.gate.items():
         slug = repo.replace("/", "__")
         c.log_metric(run_id, f"gate_passed.{slug}", float(bool(gate["passed"])))

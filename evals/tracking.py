@@ -38,8 +38,10 @@ def config_hash(result: SuiteResult) -> str:
                         length=12)
 
 
-def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = EXPERIMENT) -> str:
-    """Record ``result`` as a finished MLflow run; returns its run id."""
+def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = EXPERIMENT,
+              lm_usage: Mapping[str, Any] | None = None) -> str:
+    """Record ``result`` as a finished MLflow run; returns its run id. ``lm_usage`` (the ``llm``
+    agent's ``LMUsage.as_dict()``) adds its calls, failures, tokens and cost."""
     client = tracking.client()
     experiment_id = tracking.experiment_id(experiment, client)
     cfg = result.config
@@ -59,6 +61,8 @@ def log_suite(result: SuiteResult, plot: Path | None = None, experiment: str = E
         scalars.update({key: float(summary[key]) for key in (
             "auc", "bank_tokens", "chance", "tasks", "attempts", "resolved", "unresolved",
             "infra_errors", "wall_s", "test_time_s")})
+        scalars.update(tracking.lm_metrics(lm_usage))
+        params.update(tracking.lm_params(lm_usage))
         log_run(client, run_id, params, scalars, result)
         _log_artifacts(client, run_id, result, summary, plot)
     except Exception:

@@ -75,6 +75,24 @@ def test_optimize_compiles_saves_tracks_and_gates(sample_store, tmp_path: Path) 
     assert gate["passed"] or gate["reasons"]
     assert result.lm_usage["calls"] > 0 and result.lm_usage["failures"] == 0
     assert len(engine.prompts) >= result.lm_usage["calls"]
+    # tokens: every call of the run (the engine reports words as tokens), in the parent run and
+    # per trial; the canned model has no price, so its cost is 0 and the run says so
+    from dreamer.lm import words
+
+    assert result.lm_usage["prompt_tokens"] == sum(words(p) for p in engine.prompts) > 0
+    assert parent.data.metrics["lm_prompt_tokens"] == result.lm_usage["prompt_tokens"]
+    assert parent.data.metrics["lm_cost_usd"] == 0.0
+    assert parent.data.params["lm_priced"] == "False"
+    assert all(child.data.metrics["lm_prompt_tokens"] > 0 for child in children)
+    assert sum(child.data.metrics["lm_prompt_tokens"] for child in children) \
+        <= result.lm_usage["prompt_tokens"]
+    # MLflow's DSPy autologging recorded the compile in the optimisation's run
+    assert parent.data.tags["dspy_autolog"] == "on"
+    # (the LM's settings as a param, the compiled program's state as an artifact)
+    assert '"model": "canned/test"' in parent.data.params["lm_params"]
+    logged = {a.path for a in c.list_artifacts(result.mlflow_run_id)}
+    assert "best_model.json" in logged, logged
+    print("autologged artifacts:", sorted(logged))
 
 
 def test_optimize_with_an_unreachable_lm_exits_4() -> None:

@@ -100,3 +100,11 @@ def open_lm(config: Any = None, **overrides: Any) -> tuple[Any, Any]:
     except LMRunError as exc:
         fail(str(exc), code=LM_EXIT_CODE)
     return lm, cfg
+
+
+def usage_line(usage: dict[str, Any]) -> str:
+    """An LM run's tokens and cost in one phrase (cost unknown for an unpriced model)."""
+    cost = (f"${usage.get('cost_usd', 0):.4f}" if usage.get("priced", True)
+            else f"cost unknown ({', '.join(usage.get('unpriced_models') or ())} unpriced)")
+    return (f"{usage.get('prompt_tokens', 0)} prompt + {usage.get('completion_tokens', 0)} "
+            f"completion tokens, {cost}")

@@ -16,6 +16,7 @@ from dreamer.commands.common import (
     open_lm,
     print_json,
     store_or_exit,
+    usage_line,
 )
 
 _SKIP = typer.Option("--skip-stage", help="Leave this stage out (repeatable).")
@@ -54,6 +55,9 @@ def register(app: typer.Typer) -> None:
         result = _run(store, the_bank, strat, lm_obj)
         report = store_dream(store, result)
         summary = _summary(result, the_bank.id) | {"alias": "candidate", "report": str(report)}
+        if (result.metrics.get("lm_usage") or {}).get("model"):
+            summary["lm_usage"] = result.metrics["lm_usage"]
+            summary["mlflow_run_id"] = _track(result, the_bank.id)
         if as_json:
             print_json(summary)
             return
@@ -66,7 +70,9 @@ def register(app: typer.Typer) -> None:
         usage = result.metrics.get("lm_usage") or {}
         if usage.get("model"):
             out.print(f"  LM {esc(usage['model'])}: {usage['calls']} calls, {usage['failures']} "
-                      f"failed, {usage['fallbacks']} decided by the offline rule", highlight=False)
+                      f"failed, {usage['fallbacks']} decided by the offline rule; "
+                      f"{usage_line(usage)} (MLflow run {summary['mlflow_run_id']})",
+                      highlight=False)
         for name, counts in summary["stages"].items():
             shown = ", ".join(f"{k}={v}" for k, v in counts.items()
                               if isinstance(v, int) and v) or "no change"
@@ -247,6 +253,18 @@ def _dream_union(store: Any, repos: list[str], strategy: str, sets: list[str] | 
             "active_memories": {"before": len(before.active), "after": len(union.active)},
             "active_tokens": {"before": active_tokens(before), "after": active_tokens(union)},
             "stages": {r.bank.repo: r.metrics["stages"] for r in results}}
+
+
+def _track(result: Any, parent: str) -> str:
+    """Record a dream that called an LM in MLflow (experiment ``dreamer-dream``)."""
+    from dreamer.tracking import log_lm_run
+
+    m = result.metrics
+    return log_lm_run("dream", m["lm_usage"], {
+        "bank": result.bank.id, "parent": parent, "strategy": m["strategy"],
+        "config_hash": m["config_hash"]}, {
+        "active_memories": m["active_memories"]["after"],
+        "active_tokens": m["active_tokens"]["after"]})
 
 
 def _summary(result: Any, parent: str) -> dict[str, Any]:

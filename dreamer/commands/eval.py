@@ -124,7 +124,7 @@ def _run(suite: str, bank_ref: str | None, agent: str, budgets: str, lm: str | N
     if track:
         from evals.tracking import log_suite
 
-        summary["mlflow_run_id"] = log_suite(result, plot)
+        summary["mlflow_run_id"] = log_suite(result, plot, lm_usage=summary.get("lm_usage"))
     if as_json:
         print_json(summary)
     else:

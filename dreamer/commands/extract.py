@@ -3,7 +3,7 @@
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -16,6 +16,7 @@ from dreamer.commands.common import (
     open_lm,
     print_json,
     store_or_exit,
+    usage_line,
 )
 
 _RELATIVE = re.compile(r"^(\d+)\s*([mhdw])$")
@@ -33,6 +34,17 @@ def parse_since(value: str | None) -> datetime | None:
     except ValueError:
         fail(f"--since {value!r} is neither an ISO time (2026-11-30T08:00) nor an age (12h, 7d)", 2)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _track(result: Any, repo: str | None, since: str | None) -> str:
+    """Record an extraction that called an LM in MLflow (experiment ``dreamer-extract``)."""
+    from dreamer.tracking import log_lm_run
+
+    assert result.lm_usage is not None
+    return log_lm_run("extract", result.lm_usage, {
+        "repo": repo or "all", "since": since or "all",
+        "banks": ",".join(sorted(result.banks.values())) or "none"}, {
+        "sessions": result.sessions, "candidates": result.candidates, "kept": result.kept})
 
 
 def register(app: typer.Typer) -> None:
@@ -84,8 +96,10 @@ def register(app: typer.Typer) -> None:
             fail(str(exc), code=LM_EXIT_CODE)
         except DreamerError as exc:
             fail(str(exc))
+        run_id = _track(result, repo, since) if result.lm_usage else None
         if as_json:
-            print_json(result.to_json(explain=explain))
+            print_json(result.to_json(explain=explain) | ({"mlflow_run_id": run_id}
+                                                          if run_id else {}))
             return
         out = console()
         out.print(
@@ -102,7 +116,8 @@ def register(app: typer.Typer) -> None:
         if result.lm_usage:
             u = result.lm_usage
             out.print(f"LM {u['model']}: {u['calls']} calls, {u['failures']} failed "
-                      f"(each fell back to the rules)", highlight=False, markup=False)
+                      f"(each fell back to the rules); {usage_line(u)} (MLflow run {run_id})",
+                      highlight=False, markup=False)
         if explain:
             for r in result.rejections:
                 where = f"{r.session_id}:{r.event_seq}" if r.event_seq is not None else r.session_id

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -291,7 +292,8 @@ def _propose(view: SessionView, citer: CodeCiter, model: Any, usage: LMUsage | N
     from dspy.utils.exceptions import DSPyError
 
     try:
-        found = lm_backend.propose(view, citer, model, program)
+        with usage.metered() if usage is not None else nullcontext():
+            found = lm_backend.propose(view, citer, model, program)
     except (DSPyError, ValueError, TypeError) as exc:  # provider error, malformed answer
         if usage is not None:
             usage.failed("extract", exc)

@@ -51,7 +51,7 @@ class Judge:
         self.calls += 1
         module = self.program.module(stage)
         try:
-            with dspy.context(lm=self.lm):
+            with self.usage.metered(), dspy.context(lm=self.lm):
                 answer = getattr(module(**inputs), field)
         except (DSPyError, ValueError, TypeError, AttributeError) as exc:  # provider or parse
             self.failures += 1

@@ -132,7 +132,7 @@ class LlmAgent(Agent):
         )
         lm = self._model()
         try:
-            with dspy.context(lm=lm):
+            with self.usage.metered(), dspy.context(lm=lm):
                 answer = program(
                     problem_statement=inp.problem_statement, memory=inp.pack.text or "(none)",
                     candidates=listing or "(none: write the patch)",
