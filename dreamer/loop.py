@@ -305,8 +305,9 @@ def dream_union(store: Store, repos: list[str], strategy: str, lm: Any = None) -
                                                                     "union_of": parents},
                                               config_hash=plan.config_hash()),
                  memories=tuple(sorted(memories, key=lambda m: m.id)))
-    store.banks.put(union)
-    return union
+    # What is evaluated is what was stored (a bank read back may differ from the one built in
+    # memory: a sweep and a later look at the stored bank must count the same tokens).
+    return store.banks.get(store.banks.put(union))
 
 
 def log_gate_run(run: GateRun, promoted: bool, reasons: list[str]) -> str:
