@@ -30,9 +30,9 @@ class FanOutConfig(BaseModel):
 
     runner: Literal["threads", "dask"] = "threads"
     """``threads``: Prefect's thread pool in this process; ``dask``: prefect-dask's runner."""
-    workers: int | None = Field(None, ge=1)
+    workers: int | None = Field(default=None, ge=1)
     """Threads, or a LocalCluster's worker processes; default: the machine's cores."""
-    threads_per_worker: int = Field(1, ge=1)
+    threads_per_worker: int = Field(default=1, ge=1)
     """Threads in each LocalCluster worker process."""
     address: str | None = None
     """A running Dask scheduler to send the tasks to (``tcp://host:8786``); implies ``dask``.

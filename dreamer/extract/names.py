@@ -81,10 +81,10 @@ def line_names(line: str, path: str = "") -> set[str]:
         elif len(parts) > 1 and (chain := _attribute(parts)):
             found.add(chain)
         found.update(p for p in parts if _meaningful(p))
-    if importing and (match := _FROM_IMPORT.match(text)) and match.group(1):
+    if importing and (relative := _FROM_IMPORT.match(text)) and relative.group(1):
         # A relative import is read from the importing file's own package: ``from .codes
         # import X`` in clinic/billing/ names ``clinic.billing.codes``.
-        dots, module, _ = match.groups()
+        dots, module, _ = relative.groups()
         package = path.removesuffix(".py").split("/")[:-1]
         up = len(dots) - 1
         parts_up = package[: len(package) - up] if up <= len(package) else []
