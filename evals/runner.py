@@ -26,6 +26,8 @@ with a relative ``source.location`` is resolved against the current folder.
 
 from __future__ import annotations
 
+import re
+
 import json
 import shlex
 import threading
@@ -233,7 +235,8 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Grade
         run = ws.run(test_command(task, env.python), timeout=timeout, env=env.variables())
     except InfraError as exc:
         return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)
-    tests = parse_test_output(run.output)
+    tests = parse_test_output(run.output) or quiet_outcomes(
+        run.output, [*task.FAIL_TO_PASS, *task.PASS_TO_PASS])
     if not tests:
         reason = f"suite never ran (exit {run.exit_code}, no test outcome in the output)"
         return Graded("infra_error", reason, {}, None, method, run.output, run.duration_s)
@@ -242,6 +245,33 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Grade
     reason = "all tests pass" if verdict.resolved else f"failing: {', '.join(failing[:5])}"
     status: Status = "resolved" if verdict.resolved else "unresolved"
     return Graded(status, reason, tests, verdict, method, run.output, run.duration_s)
+
+
+_QUIET_SUMMARY = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|"
+                            r"deselected|warnings?)(?:, )?)+) in [\d.]+s", re.MULTILINE)
+_QUIET_FAILED = re.compile(r"^(FAILED|ERROR) (\S+::\S+)", re.MULTILINE)
+
+
+def quiet_outcomes(output: str, ids: list[str]) -> dict[str, str]:
+    """Per-test outcomes of a quiet pytest run (``-q``: dots, the short summary of failures and
+    the totals), when they account for exactly the tests asked for: the ones the summary names
+    ``FAILED``/``ERROR`` failed, every other one passed. Empty when the totals do not add up
+    (a test not collected, or not a pytest run)."""
+    asked = list(dict.fromkeys(ids))
+    found = _QUIET_SUMMARY.findall(output)
+    if not asked or not found:
+        return {}
+    counts: dict[str, int] = {}
+    for part in found[-1].split(", "):
+        number, _, kind = part.partition(" ")
+        counts[kind.rstrip("s") if kind.startswith("error") else kind] = int(number)
+    bad = {test: ("failed" if kind == "FAILED" else "error")
+           for kind, test in _QUIET_FAILED.findall(output)}
+    ran = counts.get("passed", 0) + counts.get("failed", 0) + counts.get("error", 0)
+    if ran != len(asked) or not set(bad) <= set(asked) or \
+            len(bad) != counts.get("failed", 0) + counts.get("error", 0):
+        return {}
+    return {test: bad.get(test, "passed") for test in asked}
 
 
 def test_command(task: Task, python: str) -> list[str]:

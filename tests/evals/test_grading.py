@@ -53,3 +53,21 @@ def test_resolved_needs_every_fail_to_pass_and_pass_to_pass() -> None:
     failing = grade(["f1", "x"], [], {**tests, "x": "error"})
     assert not failing.resolved and failing.fail_to_pass.success == ("f1",)
     assert grade([], [], {}).resolved  # SWE-bench: empty lists count as all passing
+
+
+def test_a_quiet_pytest_run_is_graded_from_its_totals_and_failures() -> None:
+    """``pytest -q`` prints dots, the failures' short summary and the totals: when the totals
+    account for exactly the tests asked for, the named failures failed and the rest passed;
+    when they do not add up, nothing is inferred."""
+    from evals.runner import quiet_outcomes
+
+    asked = ["tests/t.py::a", "tests/t.py::b", "tests/t.py::c"]
+    out = (".F.                                          [100%]\n"
+           "=========================== short test summary info ===========================\n"
+           "FAILED tests/t.py::b - assert 1 == 2\n1 failed, 2 passed in 0.12s\n")
+    assert quiet_outcomes(out, asked) == {"tests/t.py::a": "passed", "tests/t.py::b": "failed",
+                                          "tests/t.py::c": "passed"}
+    assert quiet_outcomes("...   [100%]\n3 passed in 0.1s\n", asked) == dict.fromkeys(
+        asked, "passed")
+    assert quiet_outcomes("..   [100%]\n2 passed in 0.1s\n", asked) == {}  # one not collected
+    assert quiet_outcomes("no tests ran in 0.01s\n", asked) == {}
