@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
@@ -32,8 +33,14 @@ class BankStore:
     def put(self, bank: Bank) -> str:
         """Store ``bank`` and return its id. Every memory must cite its evidence."""
         _check(bank)
-        with self._sessions.begin() as db:
-            _put(db, bank)
+        for attempt in range(_RACE_RETRIES):
+            try:
+                with self._sessions.begin() as db:
+                    _put(db, bank)
+                return bank.id
+            except IntegrityError:
+                if attempt == _RACE_RETRIES - 1:
+                    raise
         return bank.id
 
     def put_and_move(
@@ -43,13 +50,22 @@ class BankStore:
         """Store ``bank``, point ``alias`` at it and run ``also`` (more rows to record), all in
         one transaction: a run killed at any moment leaves either none of it or all of it."""
         _check(bank)
-        with self._sessions.begin() as db:
-            _put(db, bank)
-            db.flush()
-            move = _move(db, alias, bank.id, repo, reason, actor)
-            if also is not None:
-                also(db)
-        return move
+        for attempt in range(_RACE_RETRIES):
+            try:
+                with self._sessions.begin() as db:
+                    _put(db, bank)
+                    db.flush()
+                    move = _move(db, alias, bank.id, repo, reason, actor)
+                    if also is not None:
+                        also(db)
+                return move
+            except IntegrityError:
+                # Another process stored the same bank (ids are content hashes) or the same
+                # memory records between our look and our insert: the transaction rolled back
+                # whole; done again, it finds them stored.
+                if attempt == _RACE_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def get(self, bank_id: str) -> Bank:
         """A stored bank by full id or unique prefix; its content is checked against its id."""
@@ -163,6 +179,10 @@ def _check(bank: Bank) -> None:
     ids = [m.id for m in bank.memories]
     if len(set(ids)) != len(ids):
         raise BankIntegrityError(f"bank {bank.id} holds the same memory twice")
+
+
+_RACE_RETRIES = 3
+"""Transactions retried when a concurrent writer stored the same rows first."""
 
 
 def _put(db: DbSession, bank: Bank) -> None:
