@@ -26,9 +26,8 @@ with a relative ``source.location`` is resolved against the current folder.
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import shlex
 import threading
 import time
