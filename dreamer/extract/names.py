@@ -84,11 +84,7 @@ def line_names(line: str, path: str = "") -> set[str]:
     if importing and (relative := _FROM_IMPORT.match(text)) and relative.group(1):
         # A relative import is read from the importing file's own package: ``from .codes
         # import X`` in clinic/billing/ names ``clinic.billing.codes``.
-        dots, module, _ = relative.groups()
-        package = path.removesuffix(".py").split("/")[:-1]
-        up = len(dots) - 1
-        parts_up = package[: len(package) - up] if up <= len(package) else []
-        if full := ".".join([*parts_up, *([module] if module else [])]):
+        if full := _absolute(relative.group(1), relative.group(2), path):
             found.add(full)
     found.update(f"{k}={v}" for k, v in _KEYWORD.findall(text) if _meaningful(k))
     # Quoted words of one token are keys and codes ("orders", 'H'): kept as they are.
@@ -125,6 +121,16 @@ def bound_names(line: str) -> set[str]:
     return found
 
 
+def _absolute(dots: str, module: str, path: str) -> str:
+    """The absolute module path of ``from <dots><module> import`` written in file ``path``."""
+    if not dots:
+        return module
+    package = path.removesuffix(".py").split("/")[:-1]
+    up = len(dots) - 1
+    kept = package[: len(package) - up] if up <= len(package) else []
+    return ".".join([*kept, *([module] if module else [])])
+
+
 def imported_modules(line: str, path: str = "") -> dict[str, str]:
     """The names ``from package import name`` brings in, by their full path (``codes`` ->
     ``clinic.billing.codes``); relative imports are read from ``path``'s package."""
@@ -132,11 +138,7 @@ def imported_modules(line: str, path: str = "") -> dict[str, str]:
     if not match:
         return {}
     dots, module, imported = match.groups()
-    if dots:
-        package = path.removesuffix(".py").split("/")[:-1]
-        up = len(dots) - 1
-        module = ".".join([*(package[: len(package) - up] if up <= len(package) else []),
-                           *([module] if module else [])])
+    module = _absolute(dots, module, path)
     return {n: f"{module}.{n}" for n in re.split(r"[\s,]+", imported)
             if module and n and n.islower() and _meaningful(n)}
 

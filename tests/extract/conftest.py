@@ -266,3 +266,37 @@ def shop_session(shop_repo: ShopRepo) -> tuple[bytes, Session]:
     return make_session(
         shop_events("", shop_repo.fix_diff), start=shop_repo.start, end=shop_repo.end
     )
+
+
+class ClaudeRecords:
+    """Records of one Claude Code session file (its JSONL lines), numbered in order."""
+
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+
+    def record(self, n: int, kind: str, content: object, **extra: object) -> dict[str, object]:
+        return {"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}" if n else None,
+                "sessionId": self.session_id, "isSidechain": False,
+                "timestamp": f"2026-11-02T10:{n:02d}:00.000Z", "cwd": "/home/dev/src/shipit",
+                "gitBranch": "main", "version": "1.0.80", "userType": "external",
+                "message": {"role": "assistant" if kind == "assistant" else "user",
+                            "content": content}, **extra}
+
+    def bash(self, n: int, call: str, command: str) -> dict[str, object]:
+        return self.record(n, "assistant", [{"type": "tool_use", "id": call, "name": "Bash",
+                                             "input": {"command": command}}])
+
+    def tool(self, n: int, call: str, name: str, arguments: dict[str, object]) -> dict[str, object]:
+        return self.record(n, "assistant", [{"type": "tool_use", "id": call, "name": name,
+                                             "input": arguments}])
+
+    def result(self, n: int, call: str, output: str, error: bool) -> dict[str, object]:
+        return self.record(n, "user", [{"type": "tool_result", "tool_use_id": call,
+                                        "content": output, "is_error": error}],
+                           toolUseResult={"stdout": output, "stderr": "", "interrupted": False})
+
+
+@pytest.fixture
+def claude_records() -> type[ClaudeRecords]:
+    """Builders of Claude Code session records (``ClaudeRecords(session_id)``)."""
+    return ClaudeRecords

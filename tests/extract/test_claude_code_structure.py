@@ -41,25 +41,8 @@ def _repo(root: Path) -> tuple[Path, str]:
     return repo, _git(repo, "rev-parse", "HEAD").strip()
 
 
-def _record(n: int, kind: str, content: object, **extra: object) -> dict[str, object]:
-    return {"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}" if n else None,
-            "sessionId": "7d1c2f0e-1111-4222-8333-944455556666", "isSidechain": False,
-            "timestamp": f"2026-11-02T10:{n:02d}:00.000Z", "cwd": "/home/dev/src/shipit",
-            "gitBranch": "main", "version": "1.0.80", "userType": "external",
-            "message": {"role": "assistant" if kind == "assistant" else "user",
-                        "content": content}, **extra}
-
-
-def _session() -> list[dict[str, object]]:
-    def bash(n: int, call: str, command: str) -> dict[str, object]:
-        return _record(n, "assistant", [{"type": "tool_use", "id": call, "name": "Bash",
-                                         "input": {"command": command}}])
-
-    def result(n: int, call: str, output: str, error: bool) -> dict[str, object]:
-        return _record(n, "user", [{"type": "tool_result", "tool_use_id": call,
-                                    "content": output, "is_error": error}],
-                       toolUseResult={"stdout": output, "stderr": "", "interrupted": False})
-
+def _session(claude) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    c = claude("7d1c2f0e-1111-4222-8333-944455556666")
     edit = {"file_path": "/home/dev/src/shipit/shipit/labels.py",
             "old_string": "    return uuid.uuid4().hex",
             "new_string": "    return make_label_id(order.carrier, order.number)"}
@@ -67,23 +50,22 @@ def _session() -> list[dict[str, object]]:
                "old_string": "import uuid\n",
                "new_string": "import uuid\n\nfrom shipit.ids import make_label_id\n"}
     return [
-        _record(0, "user", "Label ids collide across carriers; make them carrier-scoped."),
-        bash(1, "t1", "python -m pytest -rA tests/test_labels.py"),
-        result(2, "t1", "Exit code 1\n" + FAILING, True),
-        _record(3, "assistant", [{"type": "tool_use", "id": "t2", "name": "MultiEdit",
-                                  "input": {"file_path": edit["file_path"],
-                                            "edits": [imports, edit]}}]),
-        result(4, "t2", "Applied 2 edits to shipit/labels.py", False),
-        bash(5, "t3", "python -m pytest -rA tests/test_labels.py"),
-        result(6, "t3", "tests/test_labels.py::test_label_id_is_carrier_scoped PASSED\n"
-                        "2 passed in 0.02s", False),
+        c.record(0, "user", "Label ids collide across carriers; make them carrier-scoped."),
+        c.bash(1, "t1", "python -m pytest -rA tests/test_labels.py"),
+        c.result(2, "t1", "Exit code 1\n" + FAILING, True),
+        c.tool(3, "t2", "MultiEdit", {"file_path": edit["file_path"], "edits": [imports, edit]}),
+        c.result(4, "t2", "Applied 2 edits to shipit/labels.py", False),
+        c.bash(5, "t3", "python -m pytest -rA tests/test_labels.py"),
+        c.result(6, "t3", "tests/test_labels.py::test_label_id_is_carrier_scoped PASSED\n"
+                          "2 passed in 0.02s", False),
     ]
 
 
-def test_the_passing_fix_of_a_claude_code_session_is_named_and_cited(tmp_path: Path) -> None:
+def test_the_passing_fix_of_a_claude_code_session_is_named_and_cited(  # type: ignore[no-untyped-def]
+        tmp_path: Path, claude_records) -> None:
     repo, end = _repo(tmp_path / "repos")
     path = tmp_path / "7d1c2f0e-1111-4222-8333-944455556666.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in _session()))
+    path.write_text("".join(json.dumps(r) + "\n" for r in _session(claude_records)))
     store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
     ingest_paths(store, [path], Defaults(repo="acme/shipit"))
     result = extract(store, repo_roots=[tmp_path / "repos"])

@@ -48,48 +48,30 @@ def _repo(root: Path) -> tuple[str, str]:
     return base, _git(repo, "rev-parse", "HEAD")
 
 
-def _record(n: int, kind: str, content: object, **extra: object) -> dict[str, object]:
-    return {"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}" if n else None,
-            "sessionId": SID, "isSidechain": False,
-            "timestamp": f"2026-11-02T10:{n:02d}:00.000Z", "cwd": "/home/dev/src/shipit",
-            "gitBranch": "main", "version": "1.0.80", "userType": "external",
-            "message": {"role": "assistant" if kind == "assistant" else "user",
-                        "content": content}, **extra}
-
-
-def _session(base: str) -> list[dict[str, object]]:
-    def bash(n: int, call: str, command: str) -> dict[str, object]:
-        return _record(n, "assistant", [{"type": "tool_use", "id": call, "name": "Bash",
-                                         "input": {"command": command}}])
-
-    def result(n: int, call: str, output: str, error: bool) -> dict[str, object]:
-        return _record(n, "user", [{"type": "tool_result", "tool_use_id": call,
-                                    "content": output, "is_error": error}],
-                       toolUseResult={"stdout": output, "stderr": "", "interrupted": False})
-
+def _session(claude, base: str) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    c = claude(SID)
     edit = {"file_path": "/home/dev/src/shipit/shipit/labels.py",
             "old_string": NAIVE,
             "new_string": "from shipit.ids import PREFIX_SEPARATOR\n\n\ndef label_id(order):\n"
                           "    return f\"{order.carrier}{PREFIX_SEPARATOR}{order.number}\"\n"}
     return [
-        _record(0, "user", "Label ids must carry the carrier; scanners split them."),
-        bash(1, "t0", "git rev-parse HEAD"),
-        result(2, "t0", base, False),
-        bash(3, "t1", "python -m pytest -rA tests/test_labels.py"),
-        result(4, "t1", "Exit code 1\n" + FAILING, True),
-        _record(5, "assistant", [{"type": "tool_use", "id": "t2", "name": "Edit",
-                                  "input": edit}]),
-        result(6, "t2", "Applied 1 edit to shipit/labels.py", False),
-        bash(7, "t3", "python -m pytest -rA tests/test_labels.py"),
-        result(8, "t3", "tests/test_labels.py::test_label_id PASSED\n1 passed in 0.02s", False),
+        c.record(0, "user", "Label ids must carry the carrier; scanners split them."),
+        c.bash(1, "t0", "git rev-parse HEAD"),
+        c.result(2, "t0", base, False),
+        c.bash(3, "t1", "python -m pytest -rA tests/test_labels.py"),
+        c.result(4, "t1", "Exit code 1\n" + FAILING, True),
+        c.tool(5, "t2", "Edit", edit),
+        c.result(6, "t2", "Applied 1 edit to shipit/labels.py", False),
+        c.bash(7, "t3", "python -m pytest -rA tests/test_labels.py"),
+        c.result(8, "t3", "tests/test_labels.py::test_label_id PASSED\n1 passed in 0.02s", False),
     ]
 
 
-def test_a_relied_on_constant_is_followed_through_history_to_the_commit_that_changed_it(
-        tmp_path: Path) -> None:
+def test_a_relied_on_constant_is_followed_through_history_to_the_commit_that_changed_it(  # type: ignore[no-untyped-def]
+        tmp_path: Path, claude_records) -> None:
     base, changed = _repo(tmp_path / "repos")
     path = tmp_path / f"{SID}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in _session(base)))
+    path.write_text("".join(json.dumps(r) + "\n" for r in _session(claude_records, base)))
     store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
     ingest_paths(store, [path], Defaults(repo="acme/shipit"))
     result = extract(store, repo_roots=[tmp_path / "repos"])
