@@ -24,6 +24,7 @@ from dreamer.router.config import RouterConfig
 from dreamer.router.core import Router
 from dreamer.router.errors import RouterError
 from dreamer.router.serving import BankResolver
+from dreamer.tokens import encoding
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -97,8 +98,9 @@ def build_server(
 
         def warming() -> None:
             try:
-                # First what recalls use meanwhile (BM25 and graph, in seconds): loading the
-                # model takes the import locks of modules a first recall would import too.
+                # First what recalls use meanwhile (the token counter, BM25 and graph, in
+                # seconds): loading the model holds the interpreter for long stretches.
+                encoding()
                 for chosen in served_banks(resolver, bank):
                     cold.index(chosen).warm(embeddings=False)
                 warm_up(router, resolver, bank)
