@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 import subprocess
 import tempfile
@@ -373,27 +374,42 @@ class CodeCiter:
         return enclosing_definition(lines, citation.start_line)
 
 
-    def qualify(self, names: tuple[str, ...] | list[str]) -> list[str]:
-        """``names`` with each ``instance.method`` (``registry.touch``) named by the one class of
-        the repository that defines that method (``DeviceRegistry.touch``), as the code at the
-        session's commit has it; a name that no class or several classes define is kept."""
-        return [self._qualified(n) for n in names]
+    def qualify(self, names: tuple[str, ...] | list[str], near: str | None = None) -> list[str]:
+        """``names`` with each ``instance.member`` (``registry.touch``, ``entry.duration``) named
+        by the class of the repository that defines that method or field
+        (``DeviceRegistry.touch``, ``TimeEntry.duration``), as the code at the session's commit
+        has it. When several classes define it, the one in the package of ``near`` (the file
+        the change touched) is meant, if it alone is there; otherwise the name is kept."""
+        return [self._qualified(n, near) for n in names]
 
-    def _qualified(self, name: str) -> str:
+    def _qualified(self, name: str, near: str | None = None) -> str:
         owner, _, attribute = name.rpartition(".")
         if not owner or "=" in name or not owner[:1].islower() or self.git_dir is None \
-                or not self.commits:
+                or not self.commits or not re.fullmatch(r"[A-Za-z_]\w*", attribute):
             return name
+        from dreamer.extract.names import is_test_path  # names imports this module
+
         commit = self.commits[0]
+        member = re.escape(attribute)
+        # A method, a field declared in a class body (dataclass, NamedTuple, attrs), or an
+        # attribute set on ``self``.
         found = _git(str(self.git_dir), "grep", "-n", "-E",
-                     rf"^\s+(async\s+)?def\s+{re.escape(attribute)}\s*\(", commit, "--", "*.py")
-        classes = set()
+                     rf"^\s+((async\s+)?def\s+{member}\s*\(|{member}\s*:[^=]|"
+                     rf"self\.{member}\s*(:[^=]+)?=[^=])", commit, "--", "*.py")
+        classes: set[tuple[str, str]] = set()
         for hit in found or ():
             _, path, row, _ = hit.split(":", 3)
+            if is_test_path(path):
+                continue
             lines = self.reader.read_lines(self.git_dir, commit, path)
-            classes.add(_class_of(lines, int(row)) if lines else None)
-        if len(classes) == 1 and (cls := classes.pop()):
-            return f"{cls}.{attribute}"
+            if lines and (cls := _class_of(lines, int(row))):
+                classes.add((cls, path))
+        names = {cls for cls, _ in classes}
+        if len(names) > 1 and near:
+            package = posixpath.dirname(near)
+            names = {cls for cls, path in classes if posixpath.dirname(path) == package}
+        if len(names) == 1:
+            return f"{names.pop()}.{attribute}"
         return name
 
 

@@ -6,7 +6,7 @@ from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import SessionView
 from dreamer.extract.injection import strip_injections
-from dreamer.extract.names import change_names, shown
+from dreamer.extract.names import change_names, is_test_path, shown
 from dreamer.extract.rules import base, cite_hunks, session_citation
 from dreamer.models import Citation, CitationKind, MemoryType
 
@@ -37,12 +37,18 @@ def episode(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     names = change_names(hunks)
     brought = [n for n in (*names.added, *names.calls)
                if n not in within and n not in names.bound]
-    brought = citer.qualify(list(dict.fromkeys(brought))[:4])
+    source = next((p for p in paths if not is_test_path(p)), paths[0])
+    brought = citer.qualify(list(dict.fromkeys(brought))[:4], near=source)
+    # What the rewritten lines still rely on, when the change brought in little of its own.
+    relied = [n for n in names.relied if n not in within and n not in brought][:4 - len(brought)]
+    relied = citer.qualify(relied, near=source)
     reached = ""
     if within:
         reached += f" in {shown(within, 4)}"
     if brought:
         reached += f", bringing in {shown(brought, 4)}"
+    if relied:
+        reached += f", relying on {shown(relied, 4)}"
     cand.summary = (
         f"Task: {problem} -> changed {', '.join(paths[:4])}{' and more' if len(paths) > 4 else ''}"
         f"{reached} ({len(view.runs)} commands, {len(tests)} test runs) -> {result}."

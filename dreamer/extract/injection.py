@@ -88,12 +88,15 @@ def find_injections(text: str) -> list[InjectionFinding]:
     return found
 
 
-def strip_injections(text: str) -> tuple[str, list[InjectionFinding]]:
-    """``text`` without its injected sentences (for excerpts kept on other evidence)."""
+def strip_injections(
+    text: str, placeholder: str = "[instruction to the learner removed]"
+) -> tuple[str, list[InjectionFinding]]:
+    """``text`` without its injected sentences (for excerpts kept on other evidence), each
+    replaced by ``placeholder``."""
     findings = find_injections(text)
     if not findings:
         return text, []
     kept = text
     for finding in findings:
-        kept = kept.replace(finding.sentence, "[instruction to the learner removed]")
+        kept = kept.replace(finding.sentence, placeholder)
     return kept, findings

@@ -64,6 +64,9 @@ class ChangeNames:
     """Functions called on the changed lines, new or not (a call whose arguments changed)."""
     bound: frozenset[str] = frozenset()
     """Names the change binds itself (locals, loop variables, parameters) and quoted words."""
+    relied: tuple[str, ...] = ()
+    """Names on both the added and the removed lines: what the rewritten lines still rely on
+    (a rule rewritten around ``GRACE_DAYS`` and ``FINE_CAP_CENTS`` brings neither in)."""
 
 
 def line_names(line: str, path: str = "") -> set[str]:
@@ -209,7 +212,8 @@ def change_names(hunks: Iterable[Hunk], tests: bool = False) -> ChangeNames:
     calls = {c for c in calls if _meaningful(c.split(".")[-1]) and c.split(".")[0] not in _STDLIB
              and c not in _PYTHON}
     return ChangeNames(rank(added - removed, late, reach), rank(removed - added, late, reach),
-                       tuple(dict.fromkeys(paths)), rank(calls, late, reach), frozenset(late))
+                       tuple(dict.fromkeys(paths)), rank(calls, late, reach), frozenset(late),
+                       rank((added & removed) - late, (), reach))
 
 
 def rank(names: Iterable[str], last: Iterable[str] = (),

@@ -18,9 +18,14 @@ from dreamer.models import Event, EventKind
 
 _REVIEW_HEADER = re.compile(
     r"Review comment(?: from @?(?P<author>[\w.-]+))?(?: on (?P<path>[\w./-]+\.\w+)"
-    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?[ \t]*(?::\s*|\n)",
+    r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?"
+    # ... or on a pull request by number, with its title in brackets ("on PR #23 (export)").
+    r"(?: on (?:PR|MR|pull request|merge request)?\s*(?P<ref>#\d+))?(?:[ \t]*\([^)\n]*\))?"
+    r"[ \t]*(?::\s*|\n)",
     re.IGNORECASE,
 )
+# A comment's author at the head of its body ("@mkovacs: the new column ...").
+_AUTHOR = re.compile(r"\s*@(?P<author>[\w.-]+):\s*")
 _DEFECT_HEADER = re.compile(
     r"(?:QA defect|Defect|Bug report)(?:\s+(?P<ref>[#\w-]*\d[\w-]*))?(?: on (?P<path>[\w./-]+\.\w+)"
     r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?[ \t]*(?:\([^)]*\))?[ \t]*(?::\s*|\n)",
@@ -68,15 +73,19 @@ def remark(event: Event, task: bool = False) -> Remark | None:
         if match and match.start() < 200:
             groups = match.groupdict()
             start = groups.get("start")
+            body = text[match.end() :]
+            author = groups.get("author")
+            if author is None and (said := _AUTHOR.match(body)):
+                author, body = said.group("author"), body[said.end() :]
             return Remark(
                 event.seq,
                 kind,
-                groups.get("author"),
+                author,
                 groups.get("ref"),  # type: ignore[arg-type]
                 groups.get("path"),
                 _int(start),
                 _int(groups.get("end") or start),
-                text[match.end() :].strip(),
+                body.strip(),
             )
     return None
 

@@ -209,8 +209,9 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
         used = [n for n in used if n not in fixed.bound] + [n for n in used if n in fixed.bound]
         used += [n for n in (*kept, *fixed.calls) if n not in used and n not in wrong][:3]
     # An instance's method is named by its class, as the code defines it (``Registry.touch``).
-    used = [*citer.qualify(used[:4]), *used[4:]]
-    wrong = [*citer.qualify(wrong[:4]), *wrong[4:]]
+    near = next((p for p in paths if not is_test_path(p)), None)
+    used = [*citer.qualify(used[:4], near=near), *used[4:]]
+    wrong = [*citer.qualify(wrong[:4], near=near), *wrong[4:]]
     excerpt = failure_excerpt(last)
     parts = [f"{where}{what} failed{how}" + (f" ({excerpt.rstrip('.')})" if excerpt else "")]
     if fix is None:

@@ -17,7 +17,7 @@ from dreamer.extract.citations import CodeCiter, Hunk
 from dreamer.extract.evidence import Remark, SessionView
 from dreamer.extract.gate import PATH as _PATH
 from dreamer.extract.gate import specifics, words
-from dreamer.extract.injection import find_injections
+from dreamer.extract.injection import find_injections, strip_injections
 from dreamer.extract.names import change_names, shown
 from dreamer.extract.rules import base, cite_hunks, session_citation
 from dreamer.models import Citation, CitationKind, EventKind, MemoryType
@@ -30,6 +30,8 @@ _LESSON = re.compile(
     r"|(?P<reminder>remember to .{8,}))$",
     re.IGNORECASE | re.MULTILINE,
 )
+_EMPTY_POSTSCRIPT = re.compile(r"\bP\.\s?S\.:?[ \t]*(?=\n|$)")
+"""A postscript left with nothing in it (its sentence addressed the learner and was removed)."""
 _AGENT_KINDS = frozenset({EventKind.COMMAND, EventKind.EDIT, EventKind.SUBMISSION})
 _PROCEDURAL_HINT = re.compile(r"\b(run|runs|command|pytest|make|install|export|env|flag)\b", re.I)
 
@@ -51,7 +53,11 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     # A remark is answered by the edits before the next remark.
     following = [r.seq for r in view.remarks[1:]] + [max(view.events, default=0) + 1]
     for remark, stop in zip(view.remarks, following[: len(view.remarks)], strict=True):
-        statement = _statement(remark.body)
+        # A reviewer's or tester's claim stands on its own; a sentence in it that addresses the
+        # learner is left out (and flagged by ``instructions``), not taken as the claim.
+        body, _ = strip_injections(remark.body, placeholder="")
+        body = _EMPTY_POSTSCRIPT.sub("", body)
+        statement = _statement(body)
         if not statement:
             continue
         cand = base(view, remark.kind, MemoryType.DOMAIN, statement, remark.seq)
@@ -77,11 +83,15 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
             cand.hash_unknown |= not known
         # The edits that answered it: of its file and of the files it names ("both have to
         # move: settings.py and deploy/values.yaml"), or all when it names none.
-        named = ({remark.path} | _named_paths(remark.body)) if remark.path else set()
+        named = ({remark.path} | _named_paths(body)) if remark.path else set()
         answers = [
             e for e in view.edits_between(remark.seq, stop) if not named or named & set(e.paths)
         ]
         hunks = [h for e in answers for h in e.hunks if not named or h.path in named]
+        if not hunks and remark.seq == view.task_seq and not view.edits:
+            # The remark is the session's task and no edit shows the change (shell edits,
+            # `sed`, heredocs): the patch the session submitted answers it.
+            hunks = [h for h in view.submission_hunks if not named or h.path in named]
         if answer := _answer(hunks):
             cand.summary += f" {answer}"
         cite_hunks(cand, citer, hunks)
@@ -98,7 +108,7 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
         cand.phase = "edit"
         if where := remark.path or _first_path(answers):
             cand.conditions.append(f"when changing {where}")
-        cand.injections = find_injections(remark.body)
+        cand.injections = find_injections(statement)
         cand.corroborated = corroborate(view, cand, exclude={remark.seq}, citer=citer)
         cand.confidence = 0.8 if answers else 0.7
         out.append(cand)

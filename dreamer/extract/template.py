@@ -14,9 +14,12 @@ import re
 
 # Where the framework's task templates put the issue: SWE-agent 0.x (ISSUE/INSTRUCTIONS),
 # SWE-agent 1.x (<pr_description>), OpenHands' and SWE-agent's SWE-bench templates
-# (<issue_description>), and the bare <issue> tag several harnesses use.
+# (<issue_description>), the bare <issue> tag several harnesses use, and mini-swe-agent's
+# instance template ("Please solve this issue: {task}" then its fixed instructions).
 _ISSUE_MARKERS = (
     ("ISSUE:", "INSTRUCTIONS:"),
+    ("Please solve this issue:",
+     "\n\nYou can execute bash commands and edit files to implement the necessary changes."),
     ("<pr_description>", "</pr_description>"),
     ("<issue_description>", "</issue_description>"),
     ("<issue>", "</issue>"),

@@ -29,6 +29,7 @@ from dreamer.stages.base import (
     session_of,
     stage,
 )
+from dreamer.stages.subjects import code_names
 from dreamer.stages.text import anchors, conclusion_score, sentences
 from dreamer.tokens import count_tokens
 
@@ -104,6 +105,13 @@ class Compression(Stage):
                 continue
             chosen.append(i)
             used += cost
+        # Nothing named is lost: a sentence naming code that the chosen ones do not name
+        # comes back, whatever the target (``renew()`` said only in the narrative sentence).
+        said = _code_names(" ".join(parts[i] for i in chosen))
+        for i in range(len(parts)):
+            if i not in chosen and (missing := _code_names(parts[i]) - said):
+                chosen.append(i)
+                said |= missing
         if len(chosen) == len(parts):
             return memory.summary, anchors(parts[ranked[0]])
         text = " ".join(_as_sentence(parts[i]) for i in sorted(chosen))
@@ -122,6 +130,13 @@ def _one_event_per_session(citations: tuple[Citation, ...]) -> tuple[Citation, .
             seen.add(session)
         kept.append(citation)
     return tuple(kept)
+
+
+def _code_names(text: str) -> frozenset[str]:
+    """The identifiers, dotted names, config keys and commands ``text`` names (paths and test
+    ids are in the citations)."""
+    return frozenset(n for n in code_names(Memory.model_construct(summary=text, conditions=()))
+                     if n.strip())
 
 
 def _as_sentence(text: str) -> str:

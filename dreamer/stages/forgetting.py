@@ -5,7 +5,10 @@ evidence remains.
 
 A *routine* episode is a session retold ("changed X, tests passed") with no correctness signal:
 no review or defect cited, no failure in its text, and no failure, domain or procedural memory
-learnt from its sessions. Nothing in it says what to do or avoid, so it only costs tokens.
+learnt from its sessions. Nothing in it says what to do or avoid, so it only costs tokens;
+unless it is a lesson's counterpart: it names a member (``ReportRow.duration``) that a lesson
+names on another owner (``TimeEntry.duration`` failed a test): the same name that holds one way
+in one place and another way elsewhere needs both sides kept.
 
 Time is the bank's own: "now" is its newest evidence, never the wall clock, so the same bank
 always forgets the same way.
@@ -16,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from dreamer.models import Bank, Memory, MemoryStatus
+from dreamer.models import Bank, Memory, MemoryStatus, MemoryType
 from dreamer.stages.base import (
     BankEditor,
     Stage,
@@ -29,6 +32,7 @@ from dreamer.stages.base import (
     stage,
     taught_sessions,
 )
+from dreamer.stages.subjects import code_names
 from dreamer.stages.text import anchors, is_generic
 
 if TYPE_CHECKING:
@@ -72,9 +76,10 @@ class Forgetting(Stage):
         taught = taught_sessions(bank)
         reasons: dict[str, int] = {}
         decayed = 0
+        contrasted = _members_of_lessons(members)
         for memory in members:
             why = self._why_dormant(memory, judge)
-            if why is None and self.config.routine:
+            if why is None and self.config.routine and not _contrasts(memory, contrasted):
                 why = routine(memory, taught)
             if why is None and now is not None:
                 why, lowered = self._decay(editor, memory, now)
@@ -122,3 +127,25 @@ class Forgetting(Stage):
             return f"idle: {idle:.0f} days without helping; priority fell to {confidence}", True
         return None, True
 
+
+
+def _members_of_lessons(members: list[Memory]) -> dict[str, set[str]]:
+    """Member name -> owners, over the ``owner.member`` names lessons (not episodes) state."""
+    found: dict[str, set[str]] = {}
+    for memory in members:
+        if memory.type is MemoryType.EPISODIC:
+            continue
+        for name in code_names(memory):
+            owner, _, member = name.rpartition(".")
+            if owner and member and "=" not in name:
+                found.setdefault(member, set()).add(owner)
+    return found
+
+
+def _contrasts(memory: Memory, lessons: dict[str, set[str]]) -> bool:
+    """Whether episode ``memory`` names a member some lesson names on another owner."""
+    for name in code_names(memory):
+        owner, _, member = name.rpartition(".")
+        if owner and member and "=" not in name and lessons.get(member, set()) - {owner}:
+            return True
+    return False

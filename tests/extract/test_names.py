@@ -84,3 +84,35 @@ def test_an_instance_method_is_named_by_the_one_class_that_defines_it(tmp_path: 
     assert citer.qualify(["registry.touch", "batch.status", "millis=True", "LIMIT"]) == [
         "DeviceRegistry.touch", "batch.status", "millis=True", "LIMIT"]  # status: two classes
     reader.close()
+
+
+def test_a_rewritten_rule_names_what_its_lines_still_rely_on() -> None:
+    change = change_names([_hunk("loans/fines.py",
+                                 ("    if days <= GRACE_DAYS:", "        return 0",
+                                  "    return min(days * DAILY_FINE_CENTS, FINE_CAP_CENTS)"),
+                                 ("    chargeable = max(0, days - GRACE_DAYS)",
+                                  "    return min(chargeable * DAILY_FINE_CENTS, FINE_CAP_CENTS)"))])
+    assert change.added == ()  # nothing new is brought in
+    assert {"GRACE_DAYS", "DAILY_FINE_CENTS", "FINE_CAP_CENTS"} <= set(change.relied)
+
+
+def test_a_field_is_named_by_the_class_of_the_changed_files_package(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    for folder, cls in (("timesheet", "TimeEntry"), ("reports", "ReportRow")):
+        (repo / "payroll" / folder).mkdir(parents=True)
+        (repo / "payroll" / folder / "rows.py").write_text(
+            f"@dataclass\nclass {cls}:\n    emp_id: str\n    duration: int\n")
+    (repo / "payroll" / "timesheet" / "totals.py").write_text("def daily_hours(e):\n    pass\n")
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t",
+                                                "commit", "-q", "-m", "x"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True)
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    reader = GitReader(roots=[repo])
+    citer = CodeCiter(reader, repo, (head,))
+    assert citer.qualify(["entry.duration"], near="payroll/timesheet/totals.py") == [
+        "TimeEntry.duration"]
+    assert citer.qualify(["row.duration"], near="payroll/reports/hours.py") == [
+        "ReportRow.duration"]
+    assert citer.qualify(["row.duration"]) == ["row.duration"]  # two classes, no package
+    reader.close()

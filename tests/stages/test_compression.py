@@ -38,3 +38,20 @@ def test_each_session_is_cited_once_and_the_parent_keeps_the_rest(planted, conte
     assert result.bank.get(merged.id).citations == merged.citations  # nothing is lost
     kept = run("compression", make_bank(merged), context, one_event_per_session=False)
     assert kept.bank.active[0].id == merged.id
+
+
+def test_a_sentence_that_alone_names_code_is_kept(planted, context, run, make_bank) -> None:
+    # A reviewer's narrative names the function; the conclusion names only what the fix used.
+    review = planted.memory(
+        "domain",
+        "`renew()` computes the new due date from `today`. A patron who renews five days early "
+        "loses five days of loan time, and at the desk we always extend from the current due "
+        "date instead. Please make renewals extend from the current due date. The change that "
+        "answered it, in `loans/circulation.py`, used `LOAN_DAYS`, `next_open_day`, "
+        "`timedelta` and dropped `due_date`, `today`.",
+        [planted.session("r1"), planted.file("loans/circulation.py", 10, 14)], 5)
+    [short] = run("compression", make_bank(review), context).bank.active
+    assert short.summary != review.summary  # the narrative in between goes
+    for name in ("renew", "LOAN_DAYS", "next_open_day"):
+        assert name in short.summary, name
+    assert "five days early" not in short.summary

@@ -50,3 +50,25 @@ def test_lm_judges_genericness(planted, canned, run, make_bank) -> None:
     assert result.bank.get(vague.id).is_active
     assert all(result.bank.get(m.id).status is MemoryStatus.DORMANT for m in planted.GENERIC)
     assert len(engine.prompts) == 3
+
+
+def test_a_routine_episode_that_is_a_lessons_counterpart_stays(planted, context, run,
+                                                                make_bank) -> None:
+    # One module's duration is minutes (a test failed on it); another module's is hours, and
+    # the session that used it as it is had no failure: that episode is the other side.
+    lesson = planted.memory(
+        "failure", "Changing `payroll/timesheet/totals.py`: `tests/test_totals.py::test_week` "
+        "failed with `TimeEntry.duration`; the passing fix used `MINUTES_PER_HOUR`.",
+        [planted.session("t1", 4), planted.file("payroll/timesheet/totals.py", 3, 9)], 5)
+    counterpart = planted.memory(
+        "episodic", "Task: add employee_totals -> changed payroll/reports/hours.py in "
+        "`employee_totals`, relying on `ReportRow.duration` -> finished; last test run passed.",
+        [planted.session("r2", 9), planted.file("payroll/reports/hours.py", 5, 12)], 6)
+    routine = planted.memory(
+        "episodic", "Task: add a CSV column -> changed payroll/export/csv.py in `write_rows`, "
+        "bringing in `csv.writer` -> finished; last test run passed.",
+        [planted.session("c3", 9), planted.file("payroll/export/csv.py", 5, 12)], 7)
+    result = run("forgetting", make_bank(lesson, counterpart, routine), context)
+    assert result.bank.get(counterpart.id).is_active
+    assert result.bank.get(routine.id).status is MemoryStatus.DORMANT
+    assert result.metrics["dormant_routine"] == 1
