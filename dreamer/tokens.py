@@ -39,8 +39,8 @@ def bundled_vocabularies() -> Path:
 def encoding() -> tiktoken.Encoding:
     """The ``cl100k_base`` encoding, read from litellm's bundled vocabulary (loaded once)."""
     # A user's own cache directory wins, as in litellm (CUSTOM_TIKTOKEN_CACHE_DIR).
-    os.environ.setdefault("TIKTOKEN_CACHE_DIR",
-                          os.environ.get("CUSTOM_TIKTOKEN_CACHE_DIR") or str(bundled_vocabularies()))
+    folder = os.environ.get("CUSTOM_TIKTOKEN_CACHE_DIR") or str(bundled_vocabularies())
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", folder)
     import tiktoken
 
     return tiktoken.get_encoding(ENCODING)

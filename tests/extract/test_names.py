@@ -91,7 +91,8 @@ def test_a_rewritten_rule_names_what_its_lines_still_rely_on() -> None:
                                  ("    if days <= GRACE_DAYS:", "        return 0",
                                   "    return min(days * DAILY_FINE_CENTS, FINE_CAP_CENTS)"),
                                  ("    chargeable = max(0, days - GRACE_DAYS)",
-                                  "    return min(chargeable * DAILY_FINE_CENTS, FINE_CAP_CENTS)"))])
+                                  "    return min(chargeable * DAILY_FINE_CENTS,"
+                                  " FINE_CAP_CENTS)"))])
     assert change.added == ()  # nothing new is brought in
     assert {"GRACE_DAYS", "DAILY_FINE_CENTS", "FINE_CAP_CENTS"} <= set(change.relied)
 

@@ -31,7 +31,8 @@ def test_a_review_on_a_pull_request_by_number_with_its_author_in_the_body() -> N
     said = remark(_task(text), task=True)
     assert said is not None and said.kind == "review"
     assert (said.ref, said.author) == ("#14", "mkovacs")
-    assert said.body == "`renew()` computes the new due date from `today`. Extend from the due date."
+    assert said.body == ("`renew()` computes the new due date from `today`. "
+                         "Extend from the due date.")
 
 
 def test_a_defect_keeps_its_claim_without_the_sentence_that_addresses_the_learner(
