@@ -64,6 +64,16 @@ def _norm(text: str) -> str:
     return text.lower().replace("()", "")
 
 
+def _forms(identifier: str) -> tuple[str, ...]:
+    """How a memory may name ``identifier``: as written, and a Python file also as its module
+    (``depot/fx.py`` is ``depot.fx``, the way code imports it)."""
+    norm = _norm(identifier)
+    if norm.endswith(".py") and "/" in norm and " " not in norm:
+        module = norm[:-3].removesuffix("/__init__").replace("/", ".")
+        return norm, f"`{module}`", f"{module}."
+    return (norm,)
+
+
 def _cites_session_and_code(memory: Memory) -> bool:
     kinds = {c.kind for c in memory.citations}
     code = any(c.kind is CitationKind.FILE and c.lines_sha256 for c in memory.citations)
@@ -81,7 +91,7 @@ def coverage(facts: Sequence[HiddenFact], memories: Iterable[Memory]) -> list[Fa
             if memory.scope.repo not in (fact.repo, "*"):
                 continue
             text = _norm(" ".join((memory.summary, *memory.conditions)))
-            named = tuple(i for i in fact.identifiers if _norm(i) in text)
+            named = tuple(i for i in fact.identifiers if any(f in text for f in _forms(i)))
             cited = _cites_session_and_code(memory)
             carried = bool(fact.identifiers) and len(named) >= need and cited
             if (carried, len(named)) > (best[1], best[0]):

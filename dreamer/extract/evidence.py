@@ -242,10 +242,27 @@ class SessionView:
         """Reviews and QA defects, whether the adapter typed them or they came as user turns."""
         found = []
         for event in self.session.events:
-            said = remark(event, task=event.seq == self.task_seq)
+            said = remark(event, task=event.seq == self.task_seq) or self._follow_up(event)
             if said is not None:
                 found.append(said)
         return found
+
+    def _follow_up(self, event: Event) -> Remark | None:
+        """A user's turn after the agent had changed code and run the tests, that made it change
+        code again: a correction of finished work, whatever its wording ("Review from Marco:
+        ...", "one more thing: ..."), read as a review."""
+        if event.kind is not EventKind.MESSAGE or event.role != "user" \
+                or event.seq == self.task_seq or not event.text.strip():
+            return None
+        before = any(e.seq < event.seq for e in self.edits) and any(
+            r.seq < event.seq and r.is_test and r.status in ("ok", "failed") for r in self.runs)
+        after = any(e.seq > event.seq for e in self.edits)
+        if not (before and after):
+            return None
+        body = world_text(event.text)
+        if len(body) < 20 or body.lstrip().startswith(("<", "[Request interrupted")):
+            return None  # a tool's result or an interruption, not someone's comment
+        return Remark(event.seq, "review", None, None, None, None, None, body.strip())
 
     def edits_between(self, after: int, before: int) -> list[Edit]:
         return [e for e in self.edits if after < e.seq < before]

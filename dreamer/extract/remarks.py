@@ -31,6 +31,9 @@ _DEFECT_HEADER = re.compile(
     r"(?::(?P<start>\d+)(?:-(?P<end>\d+))?)?)?[ \t]*(?:\([^)]*\))?[ \t]*(?::\s*|\n)",
     re.IGNORECASE,
 )
+# A QA or bug ticket opening the text by its id ("QA-212 from finance: ...", "BUG-7: ...").
+_TICKET_HEADER = re.compile(
+    r"(?P<ref>(?:QA|BUG|DEFECT)-\d+)(?: from (?P<author>[^:\n\"]{1,40}))?[ \t]*:\s*")
 _PATH_LINE = re.compile(r"(?P<path>[\w./-]+\.\w+):(?P<start>\d+)")
 
 
@@ -68,9 +71,11 @@ def remark(event: Event, task: bool = False) -> Remark | None:
         )
     if event.kind is not EventKind.MESSAGE or event.role not in ("user", None):
         return None
-    for kind, pattern in (("review", _REVIEW_HEADER), ("defect", _DEFECT_HEADER)):
+    for kind, pattern in (("review", _REVIEW_HEADER), ("defect", _DEFECT_HEADER),
+                          ("defect", _TICKET_HEADER)):
         match = pattern.search(text)
-        if match and match.start() < 200:
+        if match and (match.start() < 200 if pattern is not _TICKET_HEADER
+                      else match.start() == 0):
             groups = match.groupdict()
             start = groups.get("start")
             body = text[match.end() :]

@@ -70,6 +70,11 @@ def code_excerpt(edits: list[Edit], limit: int = 160) -> str:
     return clip(" ; ".join(lines[:3]), limit) if lines else ""
 
 
+_PYTEST_HINT = re.compile(r"Full output truncated|Use -v to get (?:more|the full) diff|"
+                          r"^E\s+(?:Full diff|Omitting \d+ identical items)")
+_RAISED = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b:")
+
+
 def failure_excerpt(run: Run, limit: int = 180) -> str:
     """What the failure said: pytest's short summary lines, an ``E`` line, or the last error."""
     text = ""
@@ -82,8 +87,10 @@ def failure_excerpt(run: Run, limit: int = 180) -> str:
     if not text:
         output = run.output.splitlines()
         found = [line.strip()[1:].strip() for line in output if line.startswith("E ")
-                 and "Full output truncated" not in line and line[1:].strip() not in ("", "...")]
-        found = found or [
+                 and not _PYTEST_HINT.search(line) and line[1:].strip() not in ("", "...")]
+        # An exception named with its message says most ("depot.sorting.StaleIndexError: ...").
+        raised = [line for line in found if _RAISED.match(line)]
+        found = raised[:1] or found or [
             line.strip() for line in output if re.search(r"(Error|Exception)\b.*:", line)
         ]
         text = found[-1] if found else (run.failure_lines[0] if run.failure_lines else "")
@@ -167,6 +174,15 @@ def edit_names(edits: list[Edit]) -> ChangeNames:
     return change_names([*hunks, *written])
 
 
+def _written_by_commands(view: SessionView) -> list[str]:
+    """Files the submitted patch changes that no edit of the agent touched: a command wrote
+    them (a generator, a build step), when the session's edits are known at all."""
+    if not view.edits:
+        return []
+    edited = {p for e in view.edits for p in e.paths}
+    return list(dict.fromkeys(h.path for h in view.submission_hunks if h.path not in edited))
+
+
 def _commands_between(view: SessionView, after: int, before: int) -> list[Run]:
     """Commands that did something between a failure and the run that passed: not a test run,
     not a look around (``ls``, ``cat``, ``git``...), and themselves successful."""
@@ -223,7 +239,9 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
         if also:
             fixed_by.append(f"also changed {shown(also, 3)}")
         if ran:
-            fixed_by.append("ran " + ", ".join(f"`{clip(r.command, 60)}`" for r in ran[:2]))
+            fixed_by.append("ran " + ", ".join(f"`{clip(r.command, 60)}`" for r in ran[:2])
+                            + (f", which rewrote {shown(written, 3)}"
+                               if (written := _written_by_commands(view)) else ""))
         if not fixed_by and fix.command != first.command:
             fixed_by.append(f"ran as `{clip(fix.command, 100)}`")
         if not fixed_by:
@@ -243,7 +261,10 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     if fix is not None:
         cand.cite(session_citation(view, fix.result_seq))
         cand.confirmed_by.add("test" if fix.is_test else "incident")
-    if fixes and view.session.commit_end:
+    if ran and fix is not None and (written := _written_by_commands(view)):
+        # What the fix's commands wrote is in the submitted patch: cite it there.
+        cite_hunks(cand, citer, [h for h in view.submission_hunks if h.path in written])
+    if (fixes or ran) and fix is not None and view.session.commit_end:
         cand.cite(Citation(kind=CitationKind.COMMIT, ref=view.session.commit_end,
                            commit=view.session.commit_end))
     cand.confirmed_by.add("incident")

@@ -123,7 +123,9 @@ def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _from_manifest(session: Session, row: Mapping[str, Any] | None) -> Session:
-    """``session`` with the manifest's time and repository where the file gave none."""
+    """``session`` with the manifest's time and commits where the file gave none, and its
+    repository unless ``--repo`` named one: the manifest states it per session, where a file
+    may only show a local checkout's folder name (``/tmp/build/parcel-depot``)."""
     if not row:
         return session
     update: dict[str, Any] = {}
@@ -134,8 +136,12 @@ def _from_manifest(session: Session, row: Mapping[str, Any] | None) -> Session:
                 update[key] = to_utc(str(row[key]))
         if update:
             metadata["time_source"] = "manifest"
-    if session.repo is None and isinstance(row.get("repo"), str):
-        update["repo"] = row["repo"]
+    named = row.get("repo")
+    if isinstance(named, str) and named.strip() and named != session.repo \
+            and metadata.get("repo_source") != "--repo":
+        if session.repo is not None:
+            metadata["repo_in_file"] = session.repo
+        update["repo"] = named
         metadata["repo_source"] = "manifest"
     for key in ("commit_start", "commit_end"):
         value = row.get(key)

@@ -22,7 +22,7 @@ from dreamer.stages.base import (
     memory_text,
     stage,
 )
-from dreamer.stages.subjects import same_subject
+from dreamer.stages.subjects import code_names, same_subject
 from dreamer.stages.text import contradiction
 
 if TYPE_CHECKING:
@@ -134,6 +134,16 @@ class ConflictResolution(Stage):
                 editor.add_links(memory, [Link(relation="contradicts", target=other.id)])
             editor.record("linked", (a.id, b.id), None,
                           f"unresolved contradiction ({why}): no later evidence settles it")
+            return
+        kept = sorted(code_names(older) - code_names(newer))
+        if len(kept) > 1:
+            # The newer memory answers part of the older one; what only the older one names
+            # (``discount_for`` beside a contradicted ``pct_of``) is not lost with it.
+            for memory, other in ((a, b), (b, a)):
+                editor.add_links(memory, [Link(relation="contradicts", target=other.id)])
+            editor.record("linked", (older.id, newer.id), None,
+                          f"contradicted in part by newer evidence ({why}); it stays for what "
+                          f"only it names: {', '.join(kept[:4])}")
             return
         new_commits = [c for c in commits_of(newer) if c not in commits_of(older)]
         changed = (Link(relation="changed_in", target=f"commit:{new_commits[0]}"),) \
