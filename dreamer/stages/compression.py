@@ -16,6 +16,10 @@ every event of a session it learnt from.
 
 from __future__ import annotations
 
+import builtins
+import keyword
+import re
+
 from dreamer.extract.substance import content_free
 from dreamer.models import Bank, Citation, Memory
 from dreamer.stages.base import (
@@ -67,6 +71,13 @@ class Compression(Stage):
                     ):
                         summary = written
                 conditions = memory.conditions[: self.config.max_conditions]
+                # Nothing named is lost: code the dropped sentences named (``renew()`` said only
+                # in a review's narrative) stays as an "also named" condition, without the
+                # narrative around it.
+                text = memory_text(memory)
+                if missing := sorted(n for n in _code_names(text) - _code_names(summary)
+                                     - _code_names(" ".join(conditions)) if _specific(n, text)):
+                    conditions += ("also named " + ", ".join(f"`{n}`" for n in missing),)
                 if content_free(summary, memory.type.value):
                     summary = memory.summary  # a shorter text that says nothing is no summary
             citations = (_one_event_per_session(memory.citations)
@@ -105,13 +116,6 @@ class Compression(Stage):
                 continue
             chosen.append(i)
             used += cost
-        # Nothing named is lost: a sentence naming code that the chosen ones do not name
-        # comes back, whatever the target (``renew()`` said only in the narrative sentence).
-        said = _code_names(" ".join(parts[i] for i in chosen))
-        for i in range(len(parts)):
-            if i not in chosen and (missing := _code_names(parts[i]) - said):
-                chosen.append(i)
-                said |= missing
         if len(chosen) == len(parts):
             return memory.summary, anchors(parts[ranked[0]])
         text = " ".join(_as_sentence(parts[i]) for i in sorted(chosen))
@@ -137,6 +141,19 @@ def _code_names(text: str) -> frozenset[str]:
     ids are in the citations)."""
     return frozenset(n for n in code_names(Memory.model_construct(summary=text, conditions=()))
                      if n.strip())
+
+
+_PYTHON = frozenset((*keyword.kwlist, *dir(builtins)))
+
+
+def _specific(name: str, text: str) -> bool:
+    """Whether ``name`` names something of the code base rather than a word of the narrative:
+    a dotted, underscored or capitalised name, or a plain word written as a call
+    (``renew()``); never a Python keyword or builtin (``None``, ``default`` are not kept)."""
+    if name in _PYTHON or not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return False
+    return ("_" in name or "." in name or name != name.lower()
+            or re.search(rf"(?<![\w.]){re.escape(name)}\(", text) is not None)
 
 
 def _as_sentence(text: str) -> str:

@@ -40,7 +40,8 @@ def test_each_session_is_cited_once_and_the_parent_keeps_the_rest(planted, conte
     assert kept.bank.active[0].id == merged.id
 
 
-def test_a_sentence_that_alone_names_code_is_kept(planted, context, run, make_bank) -> None:
+def test_code_only_the_dropped_sentences_named_stays_as_a_condition(planted, context, run,
+                                                                   make_bank) -> None:
     # A reviewer's narrative names the function; the conclusion names only what the fix used.
     review = planted.memory(
         "domain",
@@ -51,7 +52,8 @@ def test_a_sentence_that_alone_names_code_is_kept(planted, context, run, make_ba
         "`timedelta` and dropped `due_date`, `today`.",
         [planted.session("r1"), planted.file("loans/circulation.py", 10, 14)], 5)
     [short] = run("compression", make_bank(review), context).bank.active
-    assert short.summary != review.summary  # the narrative in between goes
-    for name in ("renew", "LOAN_DAYS", "next_open_day"):
-        assert name in short.summary, name
-    assert "five days early" not in short.summary
+    assert short.summary != review.summary and "five days early" not in short.summary
+    assert "also named `renew`" in short.conditions
+    text = " ".join((short.summary, *short.conditions))
+    for name in ("renew", "LOAN_DAYS", "next_open_day", "today"):
+        assert name in text, name
