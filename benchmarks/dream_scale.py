@@ -119,13 +119,23 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1) -
     }
 
 
-def in_child(size: int, stand_in: bool, repeat: int = 1) -> dict[str, Any]:
-    """``measure`` in a fresh process (its own peak memory, no warm caches)."""
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Thread counts of numpy's BLAS. Its idle threads spin while they wait for work, and on a
+loaded machine that spinning is counted as the process's CPU time, in proportion to the wall
+time of the larger matrix products: a growth in CPU that is not the dream's work."""
+
+
+def in_child(size: int, stand_in: bool, repeat: int = 1,
+             single_blas: bool = False) -> dict[str, Any]:
+    """``measure`` in a fresh process (its own peak memory, no warm caches); ``single_blas``
+    runs numpy's BLAS on one thread, so that CPU seconds count work, not spinning."""
     cmd = [sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)] \
         + (["--stand-in"] if stand_in else [])
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                             [str(HERE.parent), os.environ.get("PYTHONPATH", "")])})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
+    if single_blas:
+        env.update(dict.fromkeys(BLAS_THREADS, "1"))
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

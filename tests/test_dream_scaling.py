@@ -21,7 +21,8 @@ def test_no_stage_grows_more_than_12x_from_200_to_2000_memories() -> None:
     sys.path.insert(0, str(BENCHMARKS))
     from dream_scale import in_child
 
-    small, large = in_child(200, stand_in=True, repeat=2), in_child(2000, stand_in=True, repeat=2)
+    small, large = (in_child(size, stand_in=True, repeat=3, single_blas=True)
+                    for size in (200, 2000))
     assert large["size"] >= 9 * small["size"]
     assert small["stages"].keys() == large["stages"].keys() and len(large["stages"]) == 8
     growth = {name: large["stages"][name]["cpu"] / max(small["stages"][name]["cpu"], FLOOR_S)

@@ -72,7 +72,8 @@ _WORD = re.compile(r"[a-z]{4,}")
 
 def facts(text: str) -> set[str]:
     """Code-level facts in ``text``: identifiers, test ids, commands, flags, numbers (not paths)."""
-    return {m.group(0) for m in _FACTS.finditer(PATH.sub(" ", text))}
+    # A path in backticks leaves "` `" once paths are taken out: that span names nothing.
+    return {m.group(0) for m in _FACTS.finditer(PATH.sub(" ", text)) if m.group(0).strip("` ")}
 
 
 _DOTTED = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")

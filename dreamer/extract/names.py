@@ -37,7 +37,9 @@ _COMMON = frozenset("""
 a an and are as at be by for from if in is it of on or the to with this that not no yes true
 false none self cls args kwargs x y i j k n s e f v return returns use uses used assert
 """.split())
-_PYTHON = frozenset({*keyword.kwlist, *keyword.softkwlist, *dir(builtins)})
+PYTHON_NAMES = frozenset({*keyword.kwlist, *keyword.softkwlist, *dir(builtins)})
+"""Python's keywords and builtins: names no repository owns."""
+_PYTHON = PYTHON_NAMES
 _STDLIB = frozenset(sys.stdlib_module_names)
 _FROM_IMPORT = re.compile(r"\s*from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,]+)")
 # A keyword argument given a constant (``millis=True``, ``retries=3``): a setting of a call.

@@ -228,6 +228,7 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     near = next((p for p in paths if not is_test_path(p)), None)
     used = [*citer.qualify(used[:4], near=near), *used[4:]]
     wrong = [*citer.qualify(wrong[:4], near=near), *wrong[4:]]
+    written = _written_by_commands(view) if ran else []
     excerpt = failure_excerpt(last)
     parts = [f"{where}{what} failed{how}" + (f" ({excerpt.rstrip('.')})" if excerpt else "")]
     if fix is None:
@@ -240,8 +241,7 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
             fixed_by.append(f"also changed {shown(also, 3)}")
         if ran:
             fixed_by.append("ran " + ", ".join(f"`{clip(r.command, 60)}`" for r in ran[:2])
-                            + (f", which rewrote {shown(written, 3)}"
-                               if (written := _written_by_commands(view)) else ""))
+                            + (f", which rewrote {shown(written, 3)}" if written else ""))
         if not fixed_by and fix.command != first.command:
             fixed_by.append(f"ran as `{clip(fix.command, 100)}`")
         if not fixed_by:
@@ -261,7 +261,7 @@ def _failure(view: SessionView, citer: CodeCiter, first: Run, last: Run, fix: Ru
     if fix is not None:
         cand.cite(session_citation(view, fix.result_seq))
         cand.confirmed_by.add("test" if fix.is_test else "incident")
-    if ran and fix is not None and (written := _written_by_commands(view)):
+    if ran and fix is not None and written:
         # What the fix's commands wrote is in the submitted patch: cite it there.
         cite_hunks(cand, citer, [h for h in view.submission_hunks if h.path in written])
     if (fixes or ran) and fix is not None and view.session.commit_end:

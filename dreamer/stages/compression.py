@@ -16,10 +16,9 @@ every event of a session it learnt from.
 
 from __future__ import annotations
 
-import builtins
-import keyword
 import re
 
+from dreamer.extract.names import PYTHON_NAMES
 from dreamer.extract.substance import content_free
 from dreamer.models import Bank, Citation, Memory
 from dreamer.stages.base import (
@@ -33,7 +32,7 @@ from dreamer.stages.base import (
     session_of,
     stage,
 )
-from dreamer.stages.subjects import code_names
+from dreamer.stages.subjects import text_code_names
 from dreamer.stages.text import anchors, conclusion_score, sentences
 from dreamer.tokens import count_tokens
 
@@ -75,8 +74,8 @@ class Compression(Stage):
                 # in a review's narrative) stays as an "also named" condition, without the
                 # narrative around it.
                 text = memory_text(memory)
-                if missing := sorted(n for n in _code_names(text) - _code_names(summary)
-                                     - _code_names(" ".join(conditions)) if _specific(n, text)):
+                if missing := sorted(n for n in text_code_names(text) - text_code_names(summary)
+                                     - text_code_names(" ".join(conditions)) if _specific(n, text)):
                     conditions += ("also named " + ", ".join(f"`{n}`" for n in missing),)
                 if content_free(summary, memory.type.value):
                     summary = memory.summary  # a shorter text that says nothing is no summary
@@ -136,21 +135,11 @@ def _one_event_per_session(citations: tuple[Citation, ...]) -> tuple[Citation, .
     return tuple(kept)
 
 
-def _code_names(text: str) -> frozenset[str]:
-    """The identifiers, dotted names, config keys and commands ``text`` names (paths and test
-    ids are in the citations)."""
-    return frozenset(n for n in code_names(Memory.model_construct(summary=text, conditions=()))
-                     if n.strip())
-
-
-_PYTHON = frozenset((*keyword.kwlist, *dir(builtins)))
-
-
 def _specific(name: str, text: str) -> bool:
     """Whether ``name`` names something of the code base rather than a word of the narrative:
     a dotted, underscored or capitalised name, or a plain word written as a call
     (``renew()``); never a Python keyword or builtin (``None``, ``default`` are not kept)."""
-    if name in _PYTHON or not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+    if name in PYTHON_NAMES or not re.fullmatch(r"[A-Za-z_][\w.]*", name):
         return False
     return ("_" in name or "." in name or name != name.lower()
             or re.search(rf"(?<![\w.]){re.escape(name)}\(", text) is not None)

@@ -128,24 +128,22 @@ class Forgetting(Stage):
         return None, True
 
 
+def _members(memory: Memory) -> list[tuple[str, str]]:
+    """(owner, member) of each ``owner.member`` name ``memory`` states."""
+    return [(owner, member) for name in code_names(memory) if "=" not in name
+            for owner, _, member in [name.rpartition(".")] if owner and member]
+
 
 def _members_of_lessons(members: list[Memory]) -> dict[str, set[str]]:
     """Member name -> owners, over the ``owner.member`` names lessons (not episodes) state."""
     found: dict[str, set[str]] = {}
     for memory in members:
-        if memory.type is MemoryType.EPISODIC:
-            continue
-        for name in code_names(memory):
-            owner, _, member = name.rpartition(".")
-            if owner and member and "=" not in name:
+        if memory.type is not MemoryType.EPISODIC:
+            for owner, member in _members(memory):
                 found.setdefault(member, set()).add(owner)
     return found
 
 
 def _contrasts(memory: Memory, lessons: dict[str, set[str]]) -> bool:
     """Whether episode ``memory`` names a member some lesson names on another owner."""
-    for name in code_names(memory):
-        owner, _, member = name.rpartition(".")
-        if owner and member and "=" not in name and lessons.get(member, set()) - {owner}:
-            return True
-    return False
+    return any(lessons.get(member, set()) - {owner} for owner, member in _members(memory))

@@ -98,11 +98,21 @@ def _text_key(text: str) -> str:
 
 
 def _exact_knn(vectors: np.ndarray, k: int) -> list[list[int]]:
-    """Each row's ``k`` most similar other rows (ties by lower index), exactly."""
+    """Each row's ``k`` most similar other rows (ties by lower index), exactly.
+
+    Only the rows at or above each row's k-th largest similarity are sorted (a partition
+    finds it), so a block costs its matrix product, not a full sort of every row."""
     sims = vectors @ vectors.T
     np.fill_diagonal(sims, -np.inf)
-    order = np.argsort(-sims, axis=1, kind="stable")[:, :k]
-    return [list(map(int, row)) for row in order]
+    n = len(sims)
+    if k <= 0:
+        return [[] for _ in range(n)]
+    kth = -np.partition(-sims, k - 1, axis=1)[:, k - 1]
+    out = []
+    for row, floor in zip(sims, kth, strict=True):
+        found = np.flatnonzero(row >= floor)  # every tie at the k-th value, in index order
+        out.append(found[np.argsort(-row[found], kind="stable")][:k].tolist())
+    return out
 
 
 class _BlockIndex:
@@ -221,11 +231,8 @@ class Similarity:
                     key = (min(i, j), max(i, j))
                     if key not in found:
                         found[key] = round(float(vectors[key[0]] @ vectors[key[1]]), 6)
-        pairs = sorted(
-            (Pair(i, j, s) for (i, j), s in found.items() if s >= threshold),
-            key=lambda p: (-p.score, p.i, p.j),
-        )
-        return Neighbours(vectors, tuple(pairs))
+        ranked = sorted((-s, i, j) for (i, j), s in found.items() if s >= threshold)
+        return Neighbours(vectors, tuple(Pair(i, j, -s) for s, i, j in ranked))
 
     @staticmethod
     def _transient_knn(rows: np.ndarray, k: int) -> list[list[int]]:

@@ -57,8 +57,14 @@ def named(memory: Memory) -> frozenset[str]:
 def code_names(memory: Memory) -> frozenset[str]:
     """``named`` without paths and test ids (the citations carry those): identifiers, dotted
     names, config keys, commands."""
-    text = " ".join((memory.summary, *memory.conditions))
-    return frozenset(n for n in named(memory) if "/" not in n and "::" not in n
+    return text_code_names(" ".join((memory.summary, *memory.conditions)))
+
+
+@lru_cache(maxsize=65536)
+def text_code_names(text: str) -> frozenset[str]:
+    """The code names (see ``code_names``) that ``text`` states."""
+    return frozenset(n for n in _named(text) if n and n not in _TOO_COMMON
+                     and "/" not in n and "::" not in n
                      and not n.endswith((".py", ".md", ".txt", ".toml", ".yaml", ".yml", ".json"))
                      and not ("." in n and n.replace(".", "/") in text))  # a path, dotted
 
