@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,8 @@ class HiddenFact:
     family: str
     repo: str
     identifiers: tuple[str, ...]
+    changed_in: str | None = None
+    """For a rule changed by a later commit: that commit (``superseded.commit``)."""
 
 
 @dataclass(frozen=True)
@@ -36,11 +39,19 @@ class FactCoverage:
     memory: str | None
     """That memory's id, when it also cites a session and code."""
     carried: bool
+    superseded_naming_commit: bool | None = None
+    """For a changed rule: whether a memory of the older rule is superseded, linked to the
+    changing commit (None for other facts)."""
+    commit_named: bool | None = None
+    """For a changed rule: whether an active memory names or cites the changing commit."""
 
     def to_json(self) -> dict[str, object]:
         return {"family": self.fact.family, "repo": self.fact.repo,
                 "identifiers": list(self.fact.identifiers), "named": list(self.named),
-                "memory": self.memory, "carried": self.carried}
+                "memory": self.memory, "carried": self.carried,
+                "changed_in": self.fact.changed_in,
+                "superseded_naming_commit": self.superseded_naming_commit,
+                "commit_named": self.commit_named}
 
 
 def corpus_facts(folder: Path) -> list[HiddenFact]:
@@ -52,7 +63,8 @@ def corpus_facts(folder: Path) -> list[HiddenFact]:
     if facts_file.exists():
         rows = [json.loads(line) for line in facts_file.read_text().splitlines() if line.strip()]
         return [HiddenFact(r["family"], r.get("repo") or repo_of.get(r["family"], "*"),
-                           tuple(r.get("identifiers") or ())) for r in rows]
+                           tuple(r.get("identifiers") or ()),
+                           (r.get("superseded") or {}).get("commit") or None) for r in rows]
     from evals.corpus.repos import repo_plans
 
     return [HiddenFact(family.id, family.repo, tuple(family.identifiers))
@@ -82,6 +94,7 @@ def _cites_session_and_code(memory: Memory) -> bool:
 
 def coverage(facts: Sequence[HiddenFact], memories: Iterable[Memory]) -> list[FactCoverage]:
     """For each fact, the active memory of its repository that names most of its identifiers."""
+    memories = list(memories)
     active = [m for m in memories if m.is_active]
     out = []
     for fact in facts:
@@ -96,5 +109,37 @@ def coverage(facts: Sequence[HiddenFact], memories: Iterable[Memory]) -> list[Fa
             carried = bool(fact.identifiers) and len(named) >= need and cited
             if (carried, len(named)) > (best[1], best[0]):
                 best = (len(named), carried, named, memory.id if carried else None)
-        out.append(FactCoverage(fact, best[2], best[3], best[1]))
+        superseded = named_commit = None
+        if fact.changed_in:
+            own = [m for m in memories if m.scope.repo in (fact.repo, "*")]
+            superseded = any(_superseded_for(m, fact.changed_in, own) for m in own)
+            named_commit = any(_names_commit(m, fact.changed_in) for m in own if m.is_active)
+        out.append(FactCoverage(fact, best[2], best[3], best[1], superseded, named_commit))
     return out
+
+
+def _superseded_for(memory: Memory, commit: str, memories: list[Memory]) -> bool:
+    """Whether ``memory`` was superseded because of ``commit``: it is linked to the commit and
+    superseded by another memory, not by a rewording of itself (a merge or a compression
+    derived from it carries its links along)."""
+    if memory.is_active or not any(link.relation == "changed_in"
+                                   and _same_commit(link.target, commit) for link in memory.links):
+        return False
+    by_id = {m.id: m for m in memories}
+    return any(link.relation == "superseded_by" and (successor := by_id.get(link.target))
+               is not None and memory.id not in successor.lineage.parents
+               for link in memory.links)
+
+
+def _same_commit(target: str, commit: str) -> bool:
+    sha = target.removeprefix("commit:")
+    return len(sha) >= 7 and (sha.startswith(commit) or commit.startswith(sha))
+
+
+def _names_commit(memory: Memory, commit: str) -> bool:
+    """Whether ``memory`` cites ``commit`` or names it (seven or more of its hex digits)."""
+    if any(c.kind is CitationKind.COMMIT and _same_commit(c.ref, commit)
+           for c in memory.citations):
+        return True
+    text = " ".join((memory.summary, *memory.conditions))
+    return any(_same_commit(word, commit) for word in re.findall(r"\b[0-9a-f]{7,40}\b", text))

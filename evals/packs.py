@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from dreamer.models import Bank, Memory, MemoryPack, Scope, content_hash
+from dreamer.models import Bank, Memory, MemoryPack, MemoryStatus, Scope, content_hash
 from evals.tasks import Task
 
 
@@ -54,8 +54,24 @@ def as_of(bank: Bank, when: datetime | None) -> AsOf:
             kept.append(memory)
     if len(kept) == len(bank.memories):
         return AsOf(bank)
-    cut = Bank(repo=bank.repo, parent_id=bank.parent_id, origin=bank.origin, memories=tuple(kept))
+    cut = Bank(repo=bank.repo, parent_id=bank.parent_id, origin=bank.origin,
+               memories=tuple(_unsuperseded(kept)))
     return AsOf(cut, later=later, untimed=untimed)
+
+
+def _unsuperseded(kept: list[Memory]) -> list[Memory]:
+    """``kept`` with each memory superseded only by memories the cut left out active again:
+    at the cut's time nothing had replaced it yet (a rule changed later still held)."""
+    present = {m.id for m in kept}
+    out = []
+    for memory in kept:
+        successors = [link.target for link in memory.links if link.relation == "superseded_by"]
+        if memory.status is MemoryStatus.SUPERSEDED and successors and not any(
+                target in present for target in successors):
+            links = tuple(link for link in memory.links if link.relation != "superseded_by")
+            memory = memory.model_copy(update={"status": MemoryStatus.ACTIVE, "links": links})
+        out.append(memory)
+    return out
 
 
 def utc(when: datetime) -> datetime:

@@ -114,6 +114,11 @@ def register(app: typer.Typer) -> None:
                 ids = r["identifiers"]
                 typer.echo(f"  {'yes' if r['carried'] else 'no ':3} {r['family']:32} "
                            f"names {len(r['named'])}/{len(ids)}: {named}")  # type: ignore[arg-type]
+                if r["changed_in"]:
+                    commit = str(r["changed_in"])[:12]
+                    typer.echo(f"      rule changed in {commit}: older memory superseded naming "
+                               f"it: {'yes' if r['superseded_naming_commit'] else 'no'}; an "
+                               f"active memory names it: {'yes' if r['commit_named'] else 'no'}")
 
     @corpus.command("check-leaks")
     def check_leaks(

@@ -15,7 +15,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dreamer.extract import episodes, history, procedures, rules, settings, statements, versions
+from dreamer.extract import (
+    episodes,
+    history,
+    procedures,
+    rewrites,
+    rules,
+    settings,
+    statements,
+    versions,
+)
 from dreamer.extract import lm as lm_backend
 from dreamer.extract.candidate import Candidate, to_memory
 from dreamer.extract.citations import CodeCiter, GitReader
@@ -172,6 +181,9 @@ def _extract_repo(
     now = datetime.now(UTC)
     with store.sessions() as db:
         reread = {sid: set[str]() for sid in versions.read_before(db, [s.id for s in sessions])}
+    # Commits the repository's sessions made: their own memories tell those changes.
+    all_sessions = store.evidence.sessions(repo=repo) if repo else sessions
+    made: dict[Path, frozenset[str]] = {}
     for listed in sessions:
         session = store.evidence.session(listed.id)
         view = SessionView(session)
@@ -198,11 +210,19 @@ def _extract_repo(
             verdict = gate.judge(cand, vocabulary, written.memory.id if written else None,
                                  code=citer)
             if verdict.kept and written is not None:
-                kept.append(written.memory)
+                memory, later = written.memory, []
+                if cand.rule != "history" and citer.git_dir is not None:
+                    # A setting it states may have changed since, and the code it cites may
+                    # have been rewritten: the repository's history says.
+                    later = history.changed_settings(memory, reader, citer.git_dir, session.id)
+                    if citer.git_dir not in made:
+                        made[citer.git_dir] = rewrites.session_commits(citer.git_dir,
+                                                                       all_sessions)
+                    memory, rewritten = rewrites.history_memories(
+                        memory, citer.git_dir, made[citer.git_dir], session.id)
+                    later += rewritten
+                kept.append(memory)
                 mine += 1
-                # A setting it states may have changed since: the repository's history says.
-                later = [] if cand.rule == "history" else history.changed_settings(
-                    written.memory, reader, citer.git_dir, session.id)
                 queue.extend(later)
                 candidates.extend(later)
                 continue

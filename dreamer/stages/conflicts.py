@@ -22,6 +22,7 @@ from dreamer.stages.base import (
     memory_text,
     stage,
 )
+from dreamer.stages.rewritten import supersede_rewritten
 from dreamer.stages.subjects import code_names, same_subject
 from dreamer.stages.text import contradiction
 
@@ -53,6 +54,7 @@ class ConflictResolution(Stage):
         # Settings first: a changed value is a contradiction without any reading of prose, and
         # the pair is then settled before the similarity pass could pick the wrong commit.
         changed = self._settings(editor, bank)
+        rewritten = supersede_rewritten(editor)
         members = editor.active()
         texts = [memory_text(m) for m in members]
         near = context.similarity.neighbours(
@@ -70,7 +72,8 @@ class ConflictResolution(Stage):
                 continue
             found += 1
             self._resolve(editor, a, b, why)
-        return editor.result(contradictions=found + changed, settings_changed=changed,
+        return editor.result(contradictions=found + changed + rewritten,
+                             settings_changed=changed, code_rewritten=rewritten,
                              pairs_considered=len(near.pairs),
                              lm_failures=judge.failures if judge else 0)
 

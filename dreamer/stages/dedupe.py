@@ -13,6 +13,7 @@ of that decision on pairs labelled from the corpora's ground truth.
 
 from __future__ import annotations
 
+from dreamer.extract.rewrites import rewrite_of
 from dreamer.models import Bank, CitationKind, Memory, MemoryType
 from dreamer.stages.base import (
     BankEditor,
@@ -26,6 +27,7 @@ from dreamer.stages.base import (
     stage,
 )
 from dreamer.stages.conflicts import setting_values
+from dreamer.stages.rewritten import straddle
 from dreamer.stages.similarity import Neighbours
 from dreamer.stages.subjects import code_names, same_subject
 from dreamer.stages.text import contradiction
@@ -155,8 +157,11 @@ class Dedupe(Stage):
         va, vb = setting_values(a), setting_values(b)
         if any(va[k] != vb[k] for k in va.keys() & vb.keys()):
             return False
-        # Different subjects are different facts, however alike the words.
-        if not same_subject(a, b):
+        # Different subjects are different facts, however alike the words; so are the code
+        # before and after a commit rewrote it, and a commit's history and a session's story.
+        if not same_subject(a, b) or straddle(a, b):
+            return False
+        if (rewrite_of(a) is None) != (rewrite_of(b) is None):
             return False
         return contradiction(a.summary, b.summary) is None
 

@@ -80,3 +80,19 @@ def test_a_merge_never_loses_a_name(planted, context, run, make_bank) -> None:
                  shared_span_threshold=0.05)
     assert any("to_canonical" in m.summary for m in result.bank.active)
     assert any("evaluate" in m.summary for m in result.bank.active)
+
+
+def test_the_code_before_and_after_a_rewrite_is_never_merged(planted, context, run,
+                                                             make_bank) -> None:
+    """The same lesson told before and after a commit rewrote the lines it cites describes two
+    states of the code: a merge would pass the old one off as current."""
+    cites = [planted.file("shop/slots.py", 15, 22)]
+    words = ("Changing `shop/slots.py`: `tests/test_slots.py::test_label` failed; the passing "
+             "fix used `SAME_DAY_CUTOFF`, in `is_same_day`.")
+    before = planted.memory("failure", words, [planted.session("b1"), *cites], 3,
+                            tags=("rewritten:8f45c201e72a@2024-01-10T07:05:00Z",))
+    after = planted.memory("failure", words, [planted.session("b2"), *cites], 12)
+    assert len(run("dedupe", make_bank(before, after), context).bank.active) == 2
+    # Without the rewrite between them they are one lesson.
+    plain = before.model_copy(update={"tags": ()})
+    assert len(run("dedupe", make_bank(plain, after), context).bank.active) == 1
