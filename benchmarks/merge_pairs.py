@@ -18,18 +18,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOS = {"telemetry-ingest": "acme-iot/telemetry-ingest"}
-"""Corpora whose agent format does not record the repository: what ``--repo`` says."""
+"""Corpora whose agent format does not record the repository: what ``--repo`` says (the
+corpus's manifest, ``sessions.jsonl``, says it for the others and gives the sessions' times and
+commits)."""
 
 
 def corpus_pairs(corpus: Path, home: Path) -> list:  # type: ignore[type-arg]
     from dreamer.extract import extract
     from dreamer.ingest import ingest_paths
-    from dreamer.ingest.driver import Defaults
+    from dreamer.ingest.driver import Defaults, read_manifest
     from dreamer.store import open_store
     from evals.merge_pairs import labelled_pairs, session_facts
 
     store = open_store(f"sqlite:///{home / (corpus.name + '.db')}")
-    ingest_paths(store, [corpus / "sessions"], Defaults(repo=REPOS.get(corpus.name)))
+    manifest = corpus / "sessions.jsonl"
+    rows = read_manifest(manifest) if manifest.is_file() else {}
+    ingest_paths(store, [corpus / "sessions"], Defaults(repo=REPOS.get(corpus.name),
+                                                        manifest=rows))
     result = extract(store, repo_roots=[corpus / "repos"])
     banks = [store.banks.get(b) for b in result.banks.values()]
     pairs = labelled_pairs(banks, session_facts(corpus))

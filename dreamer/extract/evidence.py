@@ -9,12 +9,14 @@ succeeded, failed, or ran nothing (all skipped, no tests collected).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
 from dreamer.extract.citations import Hunk, parse_diff
 from dreamer.extract.remarks import Remark, remark
+from dreamer.extract.shell_edits import shell_hunks
 from dreamer.extract.template import issue_part, world_text
 from dreamer.models import Event, EventKind, Session
 
@@ -69,6 +71,9 @@ class Edit:
     own: bool = True
     """Whether ``hunks`` are the edit's own (its diff, or the diff shown in answer to it); False
     when they were borrowed from the final patch for its paths."""
+    shell: bool = False
+    """A shell command that wrote files (``sed -i``, a Python script, a redirection, a
+    generator whose output shows its diff): it may run tests after writing, in one line."""
 
 
 def _test_ids(event: Event, outcome: set[str]) -> tuple[str, ...]:
@@ -184,6 +189,27 @@ class SessionView:
             if not hunks:
                 hunks = tuple(h for h in submitted if h.path in paths)
             edits.append(Edit(event.seq, paths, hunks, added, own))
+        edits += self._shell_edits(shown)
+        return sorted(edits, key=lambda e: e.seq)
+
+    def _shell_edits(self, shown: dict[int, Event]) -> list[Edit]:
+        """Commands that wrote files (``dreamer.extract.shell_edits``); one that ran a program
+        and showed a unified diff (``python -m gen && git diff``) wrote what the diff shows."""
+        from dreamer.extract.procedures import program
+
+        edits = []
+        for event in self.session.events:
+            if event.kind is not EventKind.COMMAND:
+                continue
+            command = str(event.data.get("command") or event.text)
+            hunks = shell_hunks(command)
+            if not hunks and (answer := shown.get(event.seq)) is not None \
+                    and _DIFF.search(answer.text) and _runs_a_program(command, program):
+                hunks = tuple(parse_diff(answer.text))
+            if hunks:
+                paths = tuple(dict.fromkeys(h.path for h in hunks))
+                added = tuple(line for h in hunks for line in h.added)
+                edits.append(Edit(event.seq, paths, hunks, added, True, shell=True))
         return edits
 
     @cached_property
@@ -265,7 +291,10 @@ class SessionView:
         return Remark(event.seq, "review", None, None, None, None, None, body.strip())
 
     def edits_between(self, after: int, before: int) -> list[Edit]:
-        return [e for e in self.edits if after < e.seq < before]
+        """Edits after event ``after`` and before event ``before``; a shell command that wrote
+        files and then ran something (``sed -i ... && pytest``) wrote before it ran."""
+        return [e for e in self.edits
+                if after < e.seq < before or (e.shell and e.seq == before)]
 
     @property
     def problem(self) -> str:
@@ -327,6 +356,16 @@ def structured_edit(event: Event) -> tuple[Hunk, ...]:
         hunks.append(Hunk(path, 0, len(removed), 0, len(added), added, removed, added,
                           tuple(range(len(added))), removed))
     return tuple(hunks)
+
+
+_READ_ONLY = frozenset({"ls", "cd", "cat", "head", "tail", "find", "grep", "rg", "echo", "pwd",
+                        "git", "wc", "which", "diff", "pytest", "sort", "less", "true"})
+
+
+def _runs_a_program(command: str, program: Callable[[str], str]) -> bool:
+    """Whether some part of ``command`` runs more than a look around (``python -m gen``)."""
+    return any(program(part) not in _READ_ONLY for part in re.split(r"&&|;|\|\|", command)
+               if part.strip())
 
 
 def _count(value: object) -> int:

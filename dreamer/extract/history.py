@@ -4,9 +4,9 @@ A ``setting`` memory (``setting:<path>:<KEY>=<value>``) cites the line that assi
 the session's commit. Reading the file's history after that commit (``git log --follow``, so a
 renamed file is followed to its new path), each later commit that assigns ``KEY`` a different
 value gives a new ``domain`` memory: the value since that commit, naming the commit, citing the
-commit and the line at it, timed by the commit. Nothing said it in a session: the repository
-did. Conflict resolution then supersedes the older value by the newer (``conflicts``), and a
-replay sees each value only from when it held (``as_of``).
+commit, the line at it and the session that saw the older value, timed by the commit. Nothing
+said it in a session: the repository did. Conflict resolution then supersedes the older value
+by the newer (``conflicts``), and a replay sees each value only from when it held (``as_of``).
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ def changed_settings(memory: Memory, reader: GitReader, git_dir: Path | None,
     if git_dir is None:
         return []
     out: list[Candidate] = []
+    session = next((c for c in memory.citations if c.kind is CitationKind.SESSION), None)
     for path, key, value in settings_of(memory):
         since = next((c.commit for c in memory.citations
                       if c.kind is CitationKind.FILE and c.path == path and c.commit), None)
@@ -105,6 +106,8 @@ def changed_settings(memory: Memory, reader: GitReader, git_dir: Path | None,
             cand.cite(Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
                                start_line=change.line, end_line=change.line,
                                lines_sha256=lines_sha256([change.text]), commit=change.commit))
+            if session is not None:  # the session that saw the value it followed
+                cand.cite(session)
             cand.confirmed_by.add("history")
             cand.affects_correctness = True
             cand.tags.append(f"{SETTING_TAG}:{change.path}:{key}={change.value}")

@@ -21,7 +21,6 @@ naming the commit, and dedupe never merges two memories from either side of the 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,7 +28,8 @@ from pathlib import Path
 
 from dreamer.extract.candidate import Candidate
 from dreamer.extract.citations import _git, enclosing_definition, lines_sha256
-from dreamer.extract.names import line_names, rank
+from dreamer.extract.names import is_test_path, line_names, rank
+from dreamer.extract.settings import SETTING_TAG, assigned
 from dreamer.models import Citation, CitationKind, Memory, MemoryType, Session
 
 REWRITE_TAG = "rewrite"
@@ -44,6 +44,7 @@ _STRING = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 _OPERATOR = re.compile(r"<=|>=|==|!=|//|\*\*|(?<![-=<>!])[<>](?!=)|\b(?:not|and|or|is|in)\b")
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _DIFF = re.compile(r"diff --git a/.* b/(.*)$")
+_CONSTANT = re.compile(r"([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*)\s*(?::[^=]+)?=(?!=)")
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,29 @@ class Rewrite:
     brought_in: tuple[str, ...]
     around: tuple[str, ...]
     """Names on both the removed and the added lines: what the rewritten code still relies on."""
+    setting: tuple[str, str, str] | None = None
+    """(constant, value before, value after) when the change only gave a constant another
+    value (``MAX_RUN_S = 600`` -> ``900``)."""
 
 
-def logic_tokens(line: str, path: str = "") -> Counter[str]:
+def _constant_change(removed: list[str], added: list[str]) -> tuple[str, str, str] | None:
+    """The module-level constant whose value the change replaced, when it did nothing else."""
+    for line in removed:
+        match = _CONSTANT.match(line)
+        if not match:
+            continue
+        key = match.group(1)
+        before = assigned(line, key)
+        after = next((v for x in added if (v := assigned(x, key)) is not None), None)
+        if before is not None and after is not None and after != before:
+            return key, before, after
+    return None
+
+
+def logic_tokens(line: str, path: str = "") -> set[str]:
     """The names and operators of one line of code, its strings left out (data, not logic)."""
     text = _STRING.sub('""', line.split("#", 1)[0])
-    tokens: Counter[str] = Counter(line_names(text, path))
-    tokens.update(m.group(0) for m in _OPERATOR.finditer(text))
-    return tokens
+    return line_names(text, path) | {m.group(0) for m in _OPERATOR.finditer(text)}
 
 
 def rewrites(git_dir: Path, path: str, commit: str, start: int, end: int,
@@ -117,11 +133,12 @@ def rewrites(git_dir: Path, path: str, commit: str, start: int, end: int,
         lo, hi = lo + shift, max(lo + shift, hi + shift + grow)
         if not (removed or added) or _made_by(git_dir, change.sha, skip):
             continue
-        gone = sum((logic_tokens(x, where) for x in removed), Counter())
-        came = sum((logic_tokens(x, where) for x in added), Counter())
+        gone: set[str] = set().union(*(logic_tokens(x, where) for x in removed))
+        came: set[str] = set().union(*(logic_tokens(x, where) for x in added))
         took_out, brought_in = gone - came, came - gone
-        if not (took_out or brought_in):
-            continue  # only data changed (strings, numbers, layout)
+        setting = None if (took_out or brought_in) else _constant_change(removed, added)
+        if not (took_out or brought_in or setting):
+            continue  # only data changed (strings, numbers, layout), and no constant's value
         after = list(_git(str(git_dir), "show", f"{change.sha}:{where}") or ())
         definitions = tuple(dict.fromkeys(
             d for line in touched if 0 < line <= len(after)
@@ -130,7 +147,7 @@ def rewrites(git_dir: Path, path: str, commit: str, start: int, end: int,
                              change.subject, where, lo, hi, tuple(after[lo - 1:hi]),
                              definitions, _ranked(took_out),
                              _ranked(brought_in),
-                             rank(n for n in set(gone) & set(came) if _is_name(n))))
+                             rank(n for n in gone & came if _is_name(n)), setting))
         if len(found) >= MAX_REWRITES:
             break
     return found
@@ -229,8 +246,8 @@ def history_memories(memory: Memory, git_dir: Path | None, session_commits: Iter
     session = next((c for c in memory.citations if c.kind is CitationKind.SESSION), None)
     for cite in memory.citations:
         if not (cite.kind is CitationKind.FILE and cite.path and cite.commit
-                and cite.start_line and cite.end_line):
-            continue
+                and cite.start_line and cite.end_line) or is_test_path(cite.path):
+            continue  # a test's expectations follow the code's rule: the code says it
         for change in rewrites(git_dir, cite.path, cite.commit, cite.start_line,
                                cite.end_line, skip):
             tag = f"{REWRITTEN_TAG}:{change.commit[:12]}@{change.at:%Y-%m-%dT%H:%M:%SZ}"
@@ -247,6 +264,8 @@ def _candidate(memory: Memory, cite: Citation, session: Citation | None, change:
     named = ", ".join(f"`{d}`" for d in change.definitions[:3])
     what = f"{named} in `{change.path}`" if named else f"`{change.path}`"
     moved = f" (the file moved from `{cite.path}`)" if change.path != cite.path else ""
+    if change.setting is not None:
+        return _setting_candidate(memory, cite, session, change, session_id, moved)
     parts = []
     if change.brought_in:
         parts.append("brought in " + ", ".join(f"`{t}`" for t in change.brought_in[:6]))
@@ -277,6 +296,37 @@ def _candidate(memory: Memory, cite: Citation, session: Citation | None, change:
                       *(f"{BROUGHT_IN}:{t}" for t in change.brought_in),
                       *(f"{AROUND}:{t}" for t in change.around)])
     cand.reason = f"the repository's history: commit {change.commit[:12]} rewrote {what}"
+    cand.confidence = 0.8
+    return cand
+
+
+def _setting_candidate(memory: Memory, cite: Citation, session: Citation | None,
+                       change: Rewrite, session_id: str, moved: str) -> Candidate:
+    """A constant the cited lines define, given another value by the commit: the setting's
+    value since then (as ``dreamer.extract.history`` states a followed setting)."""
+    key, before, after = change.setting  # type: ignore[misc]
+    summary = (f"{key} in `{change.path}` is {after} since commit {change.commit[:12]} "
+               f"({change.subject}, {change.at:%Y-%m-%d}){moved}; it was {before} before, and "
+               f"what assumed {before} no longer holds.")
+    cand = Candidate(type=MemoryType.DOMAIN, summary=summary, session_id=session_id,
+                     source_seq=None, rule="history", repo=memory.scope.repo,
+                     branch=memory.scope.branch, module=memory.scope.module,
+                     created_at=change.at)
+    cand.cite(Citation(kind=CitationKind.COMMIT, ref=change.commit, commit=change.commit))
+    line = next((i for i, text in enumerate(change.lines, change.start)
+                 if assigned(text, key) == after), None)
+    if line is not None:
+        text = change.lines[line - change.start]
+        cand.cite(Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
+                           start_line=line, end_line=line, lines_sha256=lines_sha256([text]),
+                           commit=change.commit))
+    cand.cite(cite)
+    if session is not None:
+        cand.cite(session)
+    cand.confirmed_by.add("history")
+    cand.affects_correctness = True
+    cand.tags.append(f"{SETTING_TAG}:{change.path}:{key}={after}")
+    cand.reason = f"the repository's history: commit {change.commit[:12]} set {key}"
     cand.confidence = 0.8
     return cand
 

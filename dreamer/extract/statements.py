@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter, Hunk
@@ -18,7 +19,7 @@ from dreamer.extract.evidence import Remark, SessionView
 from dreamer.extract.gate import PATH as _PATH
 from dreamer.extract.gate import specifics, words
 from dreamer.extract.injection import find_injections, strip_injections
-from dreamer.extract.names import change_names, shown
+from dreamer.extract.names import change_names, is_test_path, shown
 from dreamer.extract.rules import base, cite_hunks, session_citation
 from dreamer.models import Citation, CitationKind, EventKind, MemoryType
 
@@ -92,9 +93,9 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
             # The remark is the session's task and no edit shows the change (shell edits,
             # `sed`, heredocs): the patch the session submitted answers it.
             hunks = [h for h in view.submission_hunks if not named or h.path in named]
-        if answer := _answer(hunks):
+        within = cite_hunks(cand, citer, hunks)
+        if answer := _answer(hunks, within):
             cand.summary += f" {answer}"
-        cite_hunks(cand, citer, hunks)
         passing = [
             r
             for r in view.runs
@@ -115,17 +116,38 @@ def remarks(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     return out
 
 
-def _answer(hunks: list[Hunk]) -> str:
-    """What the change that answered a remark did, by name (never its code lines)."""
+def _builtin_calls(hunks: list[Hunk]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Builtins a change started and stopped calling (``min()``, ``sum()``), as calls."""
+    import builtins
+
+    def calls(lines: Iterable[str]) -> set[str]:
+        return {m for line in lines for m in re.findall(r"(?<![\w.])([a-z_]+)\(", line)
+                if callable(getattr(builtins, m, None))}
+
+    code = [h for h in hunks if not is_test_path(h.path)]
+    came = calls(line for h in code for line in h.added)
+    went = calls(line for h in code for line in h.removed)
+    return (tuple(f"{n}()" for n in sorted(came - went)),
+            tuple(f"{n}()" for n in sorted(went - came)))
+
+
+def _answer(hunks: list[Hunk], within: list[str] | None = None) -> str:
+    """What the change that answered a remark did, by name (never its code lines), and in
+    which definitions; a change that only swapped builtins (``sum`` for ``min``) says which."""
     names = change_names(hunks)
     if not names.paths:
         return ""
     did = []
-    if names.added:
-        did.append(f"used {shown(names.added)}")
-    if names.removed:
-        did.append(f"dropped {shown(names.removed)}")
+    added, removed = names.added, names.removed
+    if not (added or removed):
+        added, removed = _builtin_calls(hunks)
+    if added:
+        did.append(f"used {shown(added)}")
+    if removed:
+        did.append(f"dropped {shown(removed)}")
     where = ", ".join(f"`{p}`" for p in names.paths[:3])
+    if within:
+        where += f" (in {', '.join(f'`{d}`' for d in within[:3])})"
     if not did:
         together = " together" if len(names.paths) > 1 else ""
         return f"The change that answered it changed {where}{together}."

@@ -31,6 +31,7 @@ _RETURNCODE = re.compile(r"<returncode>\s*(-?\d+)\s*</returncode>")
 _OUTPUT = re.compile(r"<output>\n?(.*?)</output>", re.DOTALL)
 # The command that ends a run; what it prints is the submission.
 _SUBMIT = re.compile(r"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT|MINI_SWE_AGENT_FINAL_OUTPUT")
+_PATCH = re.compile(r"^(?:diff --git |--- |\+\+\+ |@@ -\d)", re.MULTILINE)
 
 
 class _Message(BaseModel):
@@ -81,6 +82,18 @@ def _reply(message: _Message, text: str) -> tuple[str, int | None]:
         return raw, code
     output = _OUTPUT.search(text)
     return (output[1] if output else text), code
+
+
+def _someones_words(message: _Message, text: str, command: str, submission: object) -> bool:
+    """Whether a user turn after the submit command is a person's words, not its output: the
+    submission is what the command printed (a patch, or nothing: ``info.submission``), while an
+    interactive run's next turn is whatever the user typed at the exit prompt (a review)."""
+    if not _SUBMIT.search(command) or message.role != "user" or message.tool_call_id:
+        return False
+    if (message.extra or {}).get("returncode") is not None or _RETURNCODE.search(text):
+        return False
+    body = text.strip()
+    return bool(body) and body != str(submission or "").strip() and not _PATCH.search(body)
 
 
 @ADAPTERS.register("mini-swe-agent")
@@ -134,7 +147,8 @@ class MiniSweAgentAdapter(TrajectoryAdapter):
                     seq = log.add(EventKind.COMMAND, command, role="assistant", timestamp=stamp,
                                   command=command)
                     pending.append((seq, command, call_id))
-            elif message.role in {"user", "tool"} and pending:
+            elif message.role in {"user", "tool"} and pending and not _someones_words(
+                    message, text, pending[0][1], info.get("submission")):
                 seq, command, _ = self._take(pending, message.tool_call_id)
                 output, code = _reply(message, text)
                 if _SUBMIT.search(command):

@@ -82,3 +82,36 @@ def test_structural_faults_name_their_place(tmp_path: Path, parse, document, whe
     with pytest.raises(IngestError) as caught:
         parse(path, "mini-swe-agent")
     assert caught.value.where == where
+
+
+def test_a_review_typed_after_the_submit_is_a_user_turn_not_the_submission(
+        tmp_path: Path, parse) -> None:
+    """mini-swe-agent 1.x in interactive mode: after ``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``
+    the user types a new task at the exit prompt; that turn is someone's words (a review), while
+    the submit's own output is the (here empty) submission."""
+    def said(role: str, content: str) -> dict[str, object]:
+        return {"role": role, "content": content, "timestamp": 1770000000.0}
+
+    def run(command: str, output: str) -> list[dict[str, object]]:
+        return [said("assistant", f"THOUGHT: next.\n\n```bash\n{command}\n```"),
+                said("user", f"<returncode>0</returncode>\n<output>\n{output}</output>")]
+
+    submit = said("assistant", "THOUGHT: done.\n\n```bash\n"
+                               "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```")
+    review = ("The user added a new task: Review from Marta: a bed is only as wet as its driest "
+              "probe; use the lowest of the probes' latest readings.")
+    document = {"info": {"exit_status": "Submitted", "submission": "", "mini_version": "1.17.5"},
+                "trajectory_format": "mini-swe-agent-1",
+                "messages": [said("system", "You are a helpful assistant."),
+                             said("user", "Please solve this issue: plan from readings"),
+                             *run("python -m pytest -q", "3 passed\n"), submit,
+                             said("user", review), *run("sed -i 's/mean/min/' a.py", ""),
+                             submit, said("user", "")]}
+    path = tmp_path / "s06.traj.json"
+    path.write_text(json.dumps(document))
+    (session,) = parse(path, "mini-swe-agent")
+    users = [e.text for e in session.events if e.kind is EventKind.MESSAGE and e.role == "user"]
+    assert review in users
+    assert [e.text for e in session.events if e.kind is EventKind.COMMAND][-1].startswith("echo")
+    assert "sed -i 's/mean/min/' a.py" in [e.text for e in session.events
+                                           if e.kind is EventKind.COMMAND]
