@@ -74,7 +74,10 @@ def session_facts(corpus: Path) -> dict[str, str]:
 
 def label(memory: Memory, facts: dict[str, str]) -> str | None:
     """The fact ``memory`` states, by the sessions it cites; None when they disagree or are
-    unknown."""
+    unknown, and for a memory of the repository's history (it cites the session that saw the
+    older value, not one that shows its fact)."""
+    if (memory.lineage.reason or "").startswith("history"):
+        return None
     seen = {facts.get(c.ref.split(":", 1)[0]) for c in memory.citations
             if c.kind.value == "session"}
     seen.discard(None)

@@ -163,6 +163,8 @@ class Dedupe(Stage):
             return False
         if (rewrite_of(a) is None) != (rewrite_of(b) is None):
             return False
+        if _guard(a) and _guard(b) and not _same_guard(a, b):
+            return False  # a guard's fact is the file it guards and the tests it names
         return contradiction(a.summary, b.summary) is None
 
     def would_merge(self, a: Memory, b: Memory, score: float, context: StageContext) -> bool:
@@ -172,6 +174,18 @@ class Dedupe(Stage):
         spans = context.similarity.threshold("shared", self.config.shared_span_threshold)
         need = spans if _shared_span(a, b) else same
         return self._compatible(a, b) and score >= need
+
+
+def _guard(memory: Memory) -> bool:
+    """A guard: "changing P can break T: run F before touching it" (``extract.procedures``)."""
+    return memory.type is MemoryType.PROCEDURAL and (memory.lineage.reason or "").startswith(
+        "guard")
+
+
+def _same_guard(a: Memory, b: Memory) -> bool:
+    """Two guards of one file that name a test in common."""
+    tests = [{c.ref for c in m.citations if c.kind is CitationKind.TEST} for m in (a, b)]
+    return set(a.conditions) == set(b.conditions) and bool(tests[0] & tests[1])
 
 
 MEDOID_SAMPLE = 16
@@ -196,10 +210,16 @@ def _medoid(candidates: list[int], near: Neighbours, members: list[Memory],
 
 
 def _shared_span(a: Memory, b: Memory) -> bool:
-    """Both cite overlapping lines of one file (or the same test): the same piece of code."""
+    """Both cite overlapping lines of one file (or the same test, when they are about a file in
+    common: one test fails for changes to different files, and those are different lessons):
+    the same piece of code."""
+    files = [{c.path for c in m.citations if c.kind is CitationKind.FILE and c.path}
+             | {k.removeprefix("when changing ") for k in m.conditions
+                if k.startswith("when changing ")} for m in (a, b)]
     for x in a.citations:
         for y in b.citations:
-            if x.kind is CitationKind.TEST and y.kind is CitationKind.TEST and x.ref == y.ref:
+            if x.kind is CitationKind.TEST and y.kind is CitationKind.TEST and x.ref == y.ref \
+                    and files[0] & files[1]:
                 return True
             if x.kind is y.kind is CitationKind.FILE and x.path and x.path == y.path and (
                 x.start_line is None or y.start_line is None

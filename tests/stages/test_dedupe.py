@@ -96,3 +96,31 @@ def test_the_code_before_and_after_a_rewrite_is_never_merged(planted, context, r
     # Without the rewrite between them they are one lesson.
     plain = before.model_copy(update={"tags": ()})
     assert len(run("dedupe", make_bank(plain, after), context).bank.active) == 1
+
+
+def test_guards_of_different_files_or_tests_and_failures_of_different_files_stay_apart(
+        planted, context, run, make_bank) -> None:
+    """A test that several changes can break ties nothing together: a guard's fact is the file it
+    guards and the tests it names, and a failure's the file whose change failed."""
+    from dreamer.models import Citation, CitationKind, Lineage
+
+    def test(ref: str) -> Citation:
+        return Citation(kind=CitationKind.TEST, ref=ref)
+
+    night = "tests/test_engine.py::test_cap_covers_night_bus"
+
+    def guard(path: str, tests: list[str], day: int):  # type: ignore[no-untyped-def]
+        return planted.memory(
+            "procedural", f"Changing {path} can break " + ", ".join(f"`{t}`" for t in tests)
+            + ", which are not named after it: run tests/test_engine.py before touching it.",
+            [planted.session(f"g{day}"), *map(test, tests)], day,
+            conditions=(f"when changing {path}",), lineage=Lineage(reason="guard rule"))
+
+    caps = guard("fare_engine/caps.py", [night], 3)
+    fares = guard("data/fares.csv", ["tests/test_engine.py::test_daily_cap", night], 5)
+    refunds = guard("fare_engine/caps.py", ["tests/test_refunds.py::test_refund_next_day"], 7)
+    again = guard("fare_engine/caps.py", [night], 9)
+    result = run("dedupe", make_bank(caps, fares, refunds, again), context,
+                 shared_span_threshold=0.05)
+    merged = [m for m in result.bank.active if len(m.lineage.parents) > 1]
+    assert [set(m.lineage.parents) for m in merged] == [{caps.id, again.id}]
