@@ -10,7 +10,9 @@ definition, a ``domain`` memory: "commit X rewrote ``refund_deadline`` in ``boxo
 it brought in ``doors_at``, ``REFUND_CUTOFF`` and took out ``starts_at``, ``REFUND_CUTOFF_HOURS``",
 citing the commit, the lines at it and the lines as the session saw them, timed by the commit.
 Nothing said it in a session: the repository did. A commit that an ingested session made is left
-out: that session's own memories tell its change.
+out: that session's own memories tell its change. The definitions a memory *names* are followed
+the same way (``named_definitions``: a function, class or constant that exactly one file
+defines, with the module constants a function reads), since they are as much what it is about.
 
 The older memory is tagged ``rewritten:<commit>@<time>``; the history memory carries what the
 commit took out and brought in (``took-out:``, ``brought-in:``, ``around:`` the names the
@@ -45,6 +47,7 @@ _OPERATOR = re.compile(r"<=|>=|==|!=|//|\*\*|(?<![-=<>!])[<>](?!=)|\b(?:not|and|
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _DIFF = re.compile(r"diff --git a/.* b/(.*)$")
 _CONSTANT = re.compile(r"([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,}[0-9]*)\s*(?::[^=]+)?=(?!=)")
+_CONSTANT_NAME = re.compile(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b")
 
 
 @dataclass(frozen=True)
@@ -244,12 +247,16 @@ def history_memories(memory: Memory, git_dir: Path | None, session_commits: Iter
     tags: list[str] = []
     out: list[Candidate] = []
     session = next((c for c in memory.citations if c.kind is CitationKind.SESSION), None)
-    for cite in memory.citations:
+    seen: set[tuple[str, str]] = set()
+    for cite in (*memory.citations, *named_definitions(memory, git_dir)):
         if not (cite.kind is CitationKind.FILE and cite.path and cite.commit
                 and cite.start_line and cite.end_line) or is_test_path(cite.path):
             continue  # a test's expectations follow the code's rule: the code says it
         for change in rewrites(git_dir, cite.path, cite.commit, cite.start_line,
                                cite.end_line, skip):
+            if (change.commit, change.path) in seen:
+                continue  # one history memory per commit and file (cited and named lines)
+            seen.add((change.commit, change.path))
             tag = f"{REWRITTEN_TAG}:{change.commit[:12]}@{change.at:%Y-%m-%dT%H:%M:%SZ}"
             if tag not in tags:
                 tags.append(tag)
@@ -257,6 +264,70 @@ def history_memories(memory: Memory, git_dir: Path | None, session_commits: Iter
     if not tags:
         return memory, out
     return memory.model_copy(update={"tags": (*memory.tags, *tags)}), out
+
+
+MAX_NAMED = 3
+"""At most this many definitions a memory names are followed."""
+
+
+def named_definitions(memory: Memory, git_dir: Path) -> list[Citation]:
+    """The lines, at the memory's commit, of the definitions its words name (a function, a
+    class, a module-level constant; found by ``git grep``, kept when exactly one file of the
+    repository defines it): as much what the memory is about as the lines it cites."""
+    from dreamer.stages.subjects import code_names
+
+    commit = next((c.commit for c in memory.citations
+                   if c.kind is CitationKind.FILE and c.commit), None)
+    if commit is None:
+        return []
+    # A dotted name (``fare_engine.service_day``, ``Ledger.total``) names its last part.
+    names = list(dict.fromkeys(
+        last for n in rank(code_names(memory)) if "=" not in n
+        and re.fullmatch(r"[A-Za-z_]\w*", last := n.rsplit(".", 1)[-1])
+        and ("_" in last.strip("_") or not last.islower())))[:MAX_NAMED]
+    out = []
+    for name in names:
+        found = _git(str(git_dir), "grep", "-n", "-E",
+                     rf"^\s*(async\s+)?(def|class)\s+{name}\b|^{name}\s*(:[^=]*)?=[^=]",
+                     commit, "--", "*.py") or ()
+        places = {row.split(":", 3)[1]: row for row in found if row.count(":") >= 3}
+        if len(places) != 1:
+            continue
+        path, row = next(iter(places.items()))
+        lines = list(_git(str(git_dir), "show", f"{commit}:{path}") or ())
+        start = int(row.split(":", 3)[2])
+        end = _block_end(lines, start)
+        spans = [(start, end)]
+        # The module's constants a function reads are part of its rule (a start hour, a cap).
+        used = set(_CONSTANT_NAME.findall("\n".join(lines[start:end]))) if end > start else set()
+        spans += [(number, _block_end(lines, number)) for number, text in enumerate(lines, 1)
+                  if (m := _CONSTANT.match(text)) and m.group(1) in used][:MAX_NAMED]
+        out += [Citation(kind=CitationKind.FILE, ref=path, path=path, start_line=a, end_line=b,
+                         lines_sha256=lines_sha256(lines[a - 1:b]), commit=commit)
+                for a, b in dict.fromkeys(spans)]
+    return list(dict.fromkeys(out))
+
+
+def _block_end(lines: list[str], start: int) -> int:
+    """The last line of the definition at 1-based ``start``: its indented body, or a
+    constant's bracketed value."""
+    head = lines[start - 1]
+    indent = len(head) - len(head.lstrip())
+    if re.match(r"\s*(async\s+)?(def|class)\b", head):
+        end = start
+        for number in range(start + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if text.strip() and len(text) - len(text.lstrip()) <= indent \
+                    and not text.lstrip().startswith((")", "]", "}")):
+                break
+            if text.strip():
+                end = number
+        return end
+    if head.rstrip().endswith(("{", "[", "(")):
+        for number in range(start + 1, len(lines) + 1):
+            if lines[number - 1][:1] in (")", "]", "}"):
+                return number
+    return start
 
 
 def _candidate(memory: Memory, cite: Citation, session: Citation | None, change: Rewrite,

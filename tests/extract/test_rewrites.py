@@ -87,3 +87,48 @@ def test_a_change_of_data_only_or_a_sessions_own_commit_is_no_rewrite(
     memories = _extract(store, shop_repo)
     assert not [m for m in memories if rewrite_of(m) is not None]
     assert not [m for m in memories if rewritten_by(m)]
+
+
+def test_the_definitions_a_memory_names_are_followed_with_the_constants_they_read(
+        tmp_path: Path) -> None:
+    """A memory that names ``service_day`` (not citing its lines) still learns that the start
+    hour its rule reads changed; a name defined in two files is not guessed at."""
+    from dreamer.extract.rewrites import history_memories
+    from dreamer.models import Citation, CitationKind, MemoryType, Scope
+
+    repo = tmp_path / "fares"
+    (repo / "fares").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    day = ("START_HOUR = 3\n\n\ndef service_day(at):\n    shifted = at.hour < START_HOUR\n"
+           "    return at.date() if not shifted else at.date() - 1\n")
+    (repo / "fares" / "day.py").write_text(day)
+    (repo / "fares" / "caps.py").write_text("from fares.day import service_day\n\n\n"
+                                            "def cap(rides):\n    return len(rides)\n")
+    (repo / "fares" / "other.py").write_text("def cap(x):\n    return x\n")
+    subprocess.run(["git", "-C", str(repo), "add", "."], check=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x",
+           "GIT_AUTHOR_DATE": "2024-03-01T09:00:00+00:00",
+           "GIT_COMMITTER_DATE": "2024-03-01T09:00:00+00:00"}
+    subprocess.run(["git", "-C", str(repo), "commit", "-qm", "fares"], check=True, env=env)
+    base = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (repo / "fares" / "day.py").write_text(day.replace("START_HOUR = 3", "START_HOUR = 4"))
+    env.update(GIT_AUTHOR_DATE="2024-03-25T09:30:00+00:00",
+               GIT_COMMITTER_DATE="2024-03-25T09:30:00+00:00")
+    subprocess.run(["git", "-C", str(repo), "commit", "-qam", "Service day starts at 04:00"],
+                   check=True, env=env)
+    memory = Memory(type=MemoryType.FAILURE, scope=Scope(repo="acme/fares"),
+                    summary="Changing `fares/caps.py`: the cap test failed; the passing fix used "
+                            "`fares.day.service_day`, in `cap`.",
+                    citations=(Citation(kind=CitationKind.SESSION, ref="ses_1:4"),
+                               Citation(kind=CitationKind.FILE, ref="fares/caps.py",
+                                        path="fares/caps.py", start_line=4, end_line=5,
+                                        commit=base)))
+    tagged, found = history_memories(memory, repo, (), "ses_1")
+    [setting] = found
+    assert setting.summary.startswith("START_HOUR in `fares/day.py` is 4 since commit ")
+    assert "it was 3 before" in setting.summary
+    assert any(t.startswith("rewritten:") for t in tagged.tags)
+    # ``cap`` is defined in two files: neither is followed.
+    assert all(c.path == "fares/day.py" for c in setting.citations if c.kind.value == "file")
