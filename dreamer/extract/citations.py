@@ -461,8 +461,10 @@ def _placed(lines: list[str], block: tuple[str, ...]) -> int | None:
 
 
 def _changed_span(hunk: Hunk) -> tuple[int, int]:
-    """The span of the hunk's added lines in the new file (its context when it only removes)."""
-    rows = hunk.added_at
+    """The span of the hunk's added lines in the new file (its context when it only removes);
+    blank lines at its edges (the spacing before an appended function) are not the change."""
+    rows = [r for r in hunk.added_at if r < len(hunk.new_lines) and hunk.new_lines[r].strip()] \
+        or list(hunk.added_at)
     if not rows:
         return hunk.new_start, hunk.new_start + max(hunk.new_len, 1) - 1
     return hunk.new_start + rows[0], hunk.new_start + rows[-1]

@@ -7,7 +7,8 @@ it is worded:
 - ``sed -i 's/OLD/NEW/' FILE`` replaces OLD by NEW in FILE (any delimiter, ``-e`` scripts);
 - a Python script (``python - <<'EOF' ... EOF``, ``python -c "..."``), read with ``ast``: each
   ``.replace(OLD, NEW)`` of string constants, applied to the file a ``Path(...)`` or ``open(...)``
-  of the script names, and the text a ``write_text`` / ``write`` call gives it whole;
+  of the script names, the text ``+=`` appends, and the text a ``write_text`` / ``write`` call
+  gives it whole;
 - ``cat > FILE <<EOF``, ``tee FILE <<EOF``: the here-document becomes FILE;
 - ``printf ... >> FILE``, ``echo ... >> FILE``: lines appended.
 
@@ -161,11 +162,16 @@ def python_hunks(source: str) -> list[Hunk]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
-    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
+    nodes = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call | ast.AugAssign)),
                    key=lambda n: (n.lineno, n.col_offset))
     path: str | None = None
     hunks = []
-    for node in calls:
+    for node in nodes:
+        if isinstance(node, ast.AugAssign):  # ``s += """..."""``: text appended to the file
+            if path is not None and isinstance(node.op, ast.Add) \
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                hunks.append(replacement(path, "", node.value.value.strip("\n")))
+            continue
         strings = [a.value for a in node.args if isinstance(a, ast.Constant)
                    and isinstance(a.value, str)]
         if _called(node) in ("Path", "open") and node.args and strings \
@@ -188,8 +194,16 @@ def _called(node: ast.Call) -> str:
 
 
 def replacement(path: str, old: str, new: str) -> Hunk:
-    """A hunk replacing ``old`` by ``new`` in ``path``, without line numbers."""
-    removed = tuple(old.splitlines())
-    added = tuple(new.splitlines())
-    return Hunk(path, 0, len(removed), 0, len(added), added, removed, added,
-                tuple(range(len(added))), removed)
+    """A hunk replacing ``old`` by ``new`` in ``path``, without line numbers. Lines both texts
+    begin or end with are the anchor a script replaced around (``s.replace("def plan(",
+    "def zone_vwc(...):\n...\ndef plan(")``), not part of the change."""
+    removed = old.splitlines()
+    added = new.splitlines()
+    while removed and added and removed[0] == added[0]:
+        removed.pop(0)
+        added.pop(0)
+    while removed and added and removed[-1] == added[-1]:
+        removed.pop()
+        added.pop()
+    return Hunk(path, 0, len(removed), 0, len(added), tuple(added), tuple(removed), tuple(added),
+                tuple(range(len(added))), tuple(removed))
