@@ -87,7 +87,6 @@ def changed_settings(memory: Memory, reader: GitReader, git_dir: Path | None,
     if git_dir is None:
         return []
     out: list[Candidate] = []
-    session = next((c for c in memory.citations if c.kind is CitationKind.SESSION), None)
     for path, key, value in settings_of(memory):
         since = next((c.commit for c in memory.citations
                       if c.kind is CitationKind.FILE and c.path == path and c.commit), None)
@@ -96,23 +95,45 @@ def changed_settings(memory: Memory, reader: GitReader, git_dir: Path | None,
         before = value
         for change in later_values(reader, git_dir, path, key, value, since):
             moved = f" (the file moved from `{path}`)" if change.path != path else ""
-            summary = (f"{key} in `{change.path}` is {change.value} since commit "
-                       f"{change.commit[:12]} ({change.subject}, {change.at:%Y-%m-%d}){moved}; "
-                       f"it was {before} before, and what assumed {before} no longer holds.")
-            cand = Candidate(type=MemoryType.DOMAIN, summary=summary, session_id=session_id,
-                             source_seq=None, rule="history", repo=memory.scope.repo,
-                             branch=memory.scope.branch, created_at=change.at)
-            cand.cite(Citation(kind=CitationKind.COMMIT, ref=change.commit, commit=change.commit))
-            cand.cite(Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
-                               start_line=change.line, end_line=change.line,
-                               lines_sha256=lines_sha256([change.text]), commit=change.commit))
-            if session is not None:  # the session that saw the value it followed
-                cand.cite(session)
-            cand.confirmed_by.add("history")
-            cand.affects_correctness = True
-            cand.tags.append(f"{SETTING_TAG}:{change.path}:{key}={change.value}")
-            cand.reason = f"the repository's history: commit {change.commit[:12]} set {key}"
-            cand.confidence = 0.8
-            out.append(cand)
+            line = Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
+                            start_line=change.line, end_line=change.line,
+                            lines_sha256=lines_sha256([change.text]), commit=change.commit)
+            out.append(history_candidate(
+                memory, session_id, setting_summary(key, change.path, change.value, before,
+                                                    change.commit, change.subject, change.at,
+                                                    moved),
+                change.commit, change.at, [line],
+                [f"{SETTING_TAG}:{change.path}:{key}={change.value}"],
+                f"commit {change.commit[:12]} set {key}"))
             before = change.value
     return out
+
+
+def setting_summary(key: str, path: str, value: str, before: str, commit: str, subject: str,
+                    at: datetime, moved: str = "") -> str:
+    """How a history memory states a setting's value since the commit that set it."""
+    return (f"{key} in `{path}` is {value} since commit {commit[:12]} ({subject}, "
+            f"{at:%Y-%m-%d}){moved}; it was {before} before, and what assumed {before} no "
+            f"longer holds.")
+
+
+def history_candidate(memory: Memory, session_id: str, summary: str, commit: str, at: datetime,
+                      cites: list[Citation], tags: list[str], why: str) -> Candidate:
+    """A ``domain`` candidate the repository's history gave about ``memory``'s subject: it
+    cites the commit, ``cites`` (the lines at it, the lines the memory saw) and the session that
+    saw the older code, and is timed by the commit."""
+    cand = Candidate(type=MemoryType.DOMAIN, summary=summary, session_id=session_id,
+                     source_seq=None, rule="history", repo=memory.scope.repo,
+                     branch=memory.scope.branch, created_at=at)
+    cand.cite(Citation(kind=CitationKind.COMMIT, ref=commit, commit=commit))
+    for citation in cites:
+        cand.cite(citation)
+    if (session := next((c for c in memory.citations if c.kind is CitationKind.SESSION),
+                        None)) is not None:
+        cand.cite(session)
+    cand.confirmed_by.add("history")
+    cand.affects_correctness = True
+    cand.tags.extend(tags)
+    cand.reason = f"the repository's history: {why}"
+    cand.confidence = 0.8
+    return cand

@@ -30,9 +30,10 @@ from pathlib import Path
 
 from dreamer.extract.candidate import Candidate
 from dreamer.extract.citations import _git, enclosing_definition, lines_sha256
+from dreamer.extract.history import history_candidate, setting_summary
 from dreamer.extract.names import is_test_path, line_names, rank
 from dreamer.extract.settings import SETTING_TAG, assigned
-from dreamer.models import Citation, CitationKind, Memory, MemoryType, Session
+from dreamer.models import Citation, CitationKind, Memory, Session
 
 REWRITE_TAG = "rewrite"
 """Tag of a history memory: ``rewrite:<commit>``."""
@@ -246,7 +247,6 @@ def history_memories(memory: Memory, git_dir: Path | None, session_commits: Iter
     skip = tuple(session_commits)
     tags: list[str] = []
     out: list[Candidate] = []
-    session = next((c for c in memory.citations if c.kind is CitationKind.SESSION), None)
     seen: set[tuple[str, str]] = set()
     for cite in (*memory.citations, *named_definitions(memory, git_dir)):
         if not (cite.kind is CitationKind.FILE and cite.path and cite.commit
@@ -260,7 +260,7 @@ def history_memories(memory: Memory, git_dir: Path | None, session_commits: Iter
             tag = f"{REWRITTEN_TAG}:{change.commit[:12]}@{change.at:%Y-%m-%dT%H:%M:%SZ}"
             if tag not in tags:
                 tags.append(tag)
-            out.append(_candidate(memory, cite, session, change, session_id))
+            out.append(_candidate(memory, cite, change, session_id))
     if not tags:
         return memory, out
     return memory.model_copy(update={"tags": (*memory.tags, *tags)}), out
@@ -330,13 +330,12 @@ def _block_end(lines: list[str], start: int) -> int:
     return start
 
 
-def _candidate(memory: Memory, cite: Citation, session: Citation | None, change: Rewrite,
-               session_id: str) -> Candidate:
+def _candidate(memory: Memory, cite: Citation, change: Rewrite, session_id: str) -> Candidate:
     named = ", ".join(f"`{d}`" for d in change.definitions[:3])
     what = f"{named} in `{change.path}`" if named else f"`{change.path}`"
     moved = f" (the file moved from `{cite.path}`)" if change.path != cite.path else ""
     if change.setting is not None:
-        return _setting_candidate(memory, cite, session, change, session_id, moved)
+        return _setting_candidate(memory, cite, change, session_id, moved)
     parts = []
     if change.brought_in:
         parts.append("brought in " + ", ".join(f"`{t}`" for t in change.brought_in[:6]))
@@ -348,58 +347,38 @@ def _candidate(memory: Memory, cite: Citation, session: Citation | None, change:
     summary = (f"Commit {change.commit[:12]} ({change.at:%Y-%m-%d}, {change.subject}) rewrote "
                f"{what}{moved}: it {' and '.join(parts)}{beside}; what relied on the earlier "
                f"code there no longer holds.")
-    cand = Candidate(type=MemoryType.DOMAIN, summary=summary, session_id=session_id,
-                     source_seq=None, rule="history", repo=memory.scope.repo,
-                     branch=memory.scope.branch, module=memory.scope.module,
-                     created_at=change.at)
-    cand.cite(Citation(kind=CitationKind.COMMIT, ref=change.commit, commit=change.commit))
-    if change.lines:
-        cand.cite(Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
-                           start_line=change.start, end_line=change.end,
-                           lines_sha256=lines_sha256(list(change.lines)), commit=change.commit))
-    cand.cite(cite)
-    if session is not None:
-        cand.cite(session)
-    cand.confirmed_by.add("history")
-    cand.affects_correctness = True
-    cand.tags.extend([f"{REWRITE_TAG}:{change.commit[:12]}",
-                      *(f"{TOOK_OUT}:{t}" for t in change.took_out),
-                      *(f"{BROUGHT_IN}:{t}" for t in change.brought_in),
-                      *(f"{AROUND}:{t}" for t in change.around)])
-    cand.reason = f"the repository's history: commit {change.commit[:12]} rewrote {what}"
-    cand.confidence = 0.8
-    return cand
+    return history_candidate(
+        memory, session_id, summary, change.commit, change.at, [*_at_commit(change), cite],
+        [f"{REWRITE_TAG}:{change.commit[:12]}", *(f"{TOOK_OUT}:{t}" for t in change.took_out),
+         *(f"{BROUGHT_IN}:{t}" for t in change.brought_in),
+         *(f"{AROUND}:{t}" for t in change.around)],
+        f"commit {change.commit[:12]} rewrote {what}")
 
 
-def _setting_candidate(memory: Memory, cite: Citation, session: Citation | None,
-                       change: Rewrite, session_id: str, moved: str) -> Candidate:
+def _at_commit(change: Rewrite, line: int | None = None) -> list[Citation]:
+    """The rewritten lines at the commit (or one of them)."""
+    if not change.lines:
+        return []
+    start, end = (line, line) if line is not None else (change.start, change.end)
+    text = list(change.lines[start - change.start:end - change.start + 1])
+    return [Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
+                     start_line=start, end_line=end, lines_sha256=lines_sha256(text),
+                     commit=change.commit)]
+
+
+def _setting_candidate(memory: Memory, cite: Citation, change: Rewrite, session_id: str,
+                       moved: str) -> Candidate:
     """A constant the cited lines define, given another value by the commit: the setting's
     value since then (as ``dreamer.extract.history`` states a followed setting)."""
     key, before, after = change.setting  # type: ignore[misc]
-    summary = (f"{key} in `{change.path}` is {after} since commit {change.commit[:12]} "
-               f"({change.subject}, {change.at:%Y-%m-%d}){moved}; it was {before} before, and "
-               f"what assumed {before} no longer holds.")
-    cand = Candidate(type=MemoryType.DOMAIN, summary=summary, session_id=session_id,
-                     source_seq=None, rule="history", repo=memory.scope.repo,
-                     branch=memory.scope.branch, module=memory.scope.module,
-                     created_at=change.at)
-    cand.cite(Citation(kind=CitationKind.COMMIT, ref=change.commit, commit=change.commit))
     line = next((i for i, text in enumerate(change.lines, change.start)
                  if assigned(text, key) == after), None)
-    if line is not None:
-        text = change.lines[line - change.start]
-        cand.cite(Citation(kind=CitationKind.FILE, ref=change.path, path=change.path,
-                           start_line=line, end_line=line, lines_sha256=lines_sha256([text]),
-                           commit=change.commit))
-    cand.cite(cite)
-    if session is not None:
-        cand.cite(session)
-    cand.confirmed_by.add("history")
-    cand.affects_correctness = True
-    cand.tags.append(f"{SETTING_TAG}:{change.path}:{key}={after}")
-    cand.reason = f"the repository's history: commit {change.commit[:12]} set {key}"
-    cand.confidence = 0.8
-    return cand
+    return history_candidate(
+        memory, session_id,
+        setting_summary(key, change.path, after, before, change.commit, change.subject,
+                        change.at, moved),
+        change.commit, change.at, [*(_at_commit(change, line) if line else []), cite],
+        [f"{SETTING_TAG}:{change.path}:{key}={after}"], f"commit {change.commit[:12]} set {key}")
 
 
 def _is_name(token: str) -> bool:
