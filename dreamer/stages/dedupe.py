@@ -221,10 +221,11 @@ def _shared_span(a: Memory, b: Memory) -> bool:
             if x.kind is CitationKind.TEST and y.kind is CitationKind.TEST and x.ref == y.ref \
                     and files[0] & files[1]:
                 return True
-            if x.kind is y.kind is CitationKind.FILE and x.path and x.path == y.path and (
-                x.start_line is None or y.start_line is None
-                or (x.start_line <= (y.end_line or y.start_line)
-                    and y.start_line <= (x.end_line or x.start_line))
-            ):
+            # A citation without lines (a file the session named, lines not found) says where,
+            # not which piece of code: it overlaps nothing.
+            if x.kind is y.kind is CitationKind.FILE and x.path and x.path == y.path \
+                    and x.start_line is not None and y.start_line is not None \
+                    and x.start_line <= (y.end_line or y.start_line) \
+                    and y.start_line <= (x.end_line or x.start_line):
                 return True
     return False
