@@ -112,20 +112,20 @@ def coverage(facts: Sequence[HiddenFact], memories: Iterable[Memory]) -> list[Fa
         superseded = named_commit = None
         if fact.changed_in:
             own = [m for m in memories if m.scope.repo in (fact.repo, "*")]
-            superseded = any(_superseded_for(m, fact.changed_in, own) for m in own)
+            by_id = {m.id: m for m in own}
+            superseded = any(_superseded_for(m, fact.changed_in, by_id) for m in own)
             named_commit = any(_names_commit(m, fact.changed_in) for m in own if m.is_active)
         out.append(FactCoverage(fact, best[2], best[3], best[1], superseded, named_commit))
     return out
 
 
-def _superseded_for(memory: Memory, commit: str, memories: list[Memory]) -> bool:
+def _superseded_for(memory: Memory, commit: str, by_id: dict[str, Memory]) -> bool:
     """Whether ``memory`` was superseded because of ``commit``: it is linked to the commit and
     superseded by another memory, not by a rewording of itself (a merge or a compression
     derived from it carries its links along)."""
     if memory.is_active or not any(link.relation == "changed_in"
                                    and _same_commit(link.target, commit) for link in memory.links):
         return False
-    by_id = {m.id: m for m in memories}
     return any(link.relation == "superseded_by" and (successor := by_id.get(link.target))
                is not None and memory.id not in successor.lineage.parents
                for link in memory.links)

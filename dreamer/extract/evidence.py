@@ -9,14 +9,13 @@ succeeded, failed, or ran nothing (all skipped, no tests collected).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
 from dreamer.extract.citations import Hunk, parse_diff
 from dreamer.extract.remarks import Remark, remark
-from dreamer.extract.shell_edits import shell_hunks
+from dreamer.extract.shell_edits import runs_a_program, shell_hunks
 from dreamer.extract.template import issue_part, world_text
 from dreamer.models import Event, EventKind, Session
 
@@ -195,8 +194,6 @@ class SessionView:
     def _shell_edits(self, shown: dict[int, Event]) -> list[Edit]:
         """Commands that wrote files (``dreamer.extract.shell_edits``); one that ran a program
         and showed a unified diff (``python -m gen && git diff``) wrote what the diff shows."""
-        from dreamer.extract.procedures import program
-
         edits = []
         for event in self.session.events:
             if event.kind is not EventKind.COMMAND:
@@ -204,7 +201,7 @@ class SessionView:
             command = str(event.data.get("command") or event.text)
             hunks = shell_hunks(command)
             if not hunks and (answer := shown.get(event.seq)) is not None \
-                    and _DIFF.search(answer.text) and _runs_a_program(command, program):
+                    and _DIFF.search(answer.text) and runs_a_program(command):
                 hunks = tuple(parse_diff(answer.text))
             if hunks:
                 paths = tuple(dict.fromkeys(h.path for h in hunks))
@@ -356,16 +353,6 @@ def structured_edit(event: Event) -> tuple[Hunk, ...]:
         hunks.append(Hunk(path, 0, len(removed), 0, len(added), added, removed, added,
                           tuple(range(len(added))), removed))
     return tuple(hunks)
-
-
-_READ_ONLY = frozenset({"ls", "cd", "cat", "head", "tail", "find", "grep", "rg", "echo", "pwd",
-                        "git", "wc", "which", "diff", "pytest", "sort", "less", "true"})
-
-
-def _runs_a_program(command: str, program: Callable[[str], str]) -> bool:
-    """Whether some part of ``command`` runs more than a look around (``python -m gen``)."""
-    return any(program(part) not in _READ_ONLY for part in re.split(r"&&|;|\|\|", command)
-               if part.strip())
 
 
 def _count(value: object) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from dreamer.extract import (
     episodes,
     history,
+    line_history,
     procedures,
     rewrites,
     rules,
@@ -216,7 +217,7 @@ def _extract_repo(
                     # have been rewritten: the repository's history says.
                     later = history.changed_settings(memory, reader, citer.git_dir, session.id)
                     if citer.git_dir not in made:
-                        made[citer.git_dir] = rewrites.session_commits(citer.git_dir,
+                        made[citer.git_dir] = line_history.session_commits(citer.git_dir,
                                                                        all_sessions)
                     memory, rewritten = rewrites.history_memories(
                         memory, citer.git_dir, made[citer.git_dir], session.id)

@@ -8,40 +8,18 @@
 
 from __future__ import annotations
 
-import re
-import shlex
 from pathlib import PurePosixPath
 
 from dreamer.extract.candidate import Candidate, clip
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import Edit, Run, SessionView
 from dreamer.extract.rules import base, cite_hunks, failure_excerpt, session_citation, tests_text
+from dreamer.extract.shell_edits import ENV_ASSIGNMENT, TRIVIAL_PROGRAMS, program
 from dreamer.models import Citation, CitationKind, MemoryType
-
-# Programs that only look around or edit: a "working" form of them teaches nothing.
-_TRIVIAL_PROGRAMS = frozenset(
-    "ls cd cat head tail find grep rg echo pwd open goto scroll_up scroll_down search_dir "
-    "search_file find_file create submit str_replace_editor edit view git sed wc which clear "
-    "exit".split()
-)
-_ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def program(command: str) -> str:
-    """The program a shell line runs: ``SHOP_IT=1 python -m pytest x`` -> ``pytest``."""
-    command = command.strip().split("&&")[-1].strip()
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    words = [w for w in words if not _ENV_ASSIGNMENT.match(w) and w not in ("env", "sudo", "time")]
-    if len(words) >= 3 and words[0].startswith("python") and words[1] == "-m":
-        return words[2]
-    return PurePosixPath(words[0]).name if words else ""
 
 
 def env_vars(command: str) -> set[str]:
-    return {w.split("=", 1)[0] for w in command.split() if _ENV_ASSIGNMENT.match(w)}
+    return {w.split("=", 1)[0] for w in command.split() if ENV_ASSIGNMENT.match(w)}
 
 
 def commands(view: SessionView) -> list[Candidate]:
@@ -50,7 +28,7 @@ def commands(view: SessionView) -> list[Candidate]:
     runs = view.runs
     for i, ok in enumerate(runs):
         prog = program(ok.command)
-        if ok.status != "ok" or not prog or prog in _TRIVIAL_PROGRAMS:
+        if ok.status != "ok" or not prog or prog in TRIVIAL_PROGRAMS:
             continue
         failed: list[Run] = []
         for earlier in reversed(runs[max(0, i - 6) : i]):

@@ -186,10 +186,10 @@ def _written_by_commands(view: SessionView) -> list[str]:
 def _commands_between(view: SessionView, after: int, before: int) -> list[Run]:
     """Commands that did something between a failure and the run that passed: not a test run,
     not a look around (``ls``, ``cat``, ``git``...), and themselves successful."""
-    from dreamer.extract.procedures import _TRIVIAL_PROGRAMS, program
+    from dreamer.extract.shell_edits import TRIVIAL_PROGRAMS, program
 
     return [r for r in view.runs if after < r.seq < before and not r.is_test
-            and r.status in ("ok", "unknown") and program(r.command) not in _TRIVIAL_PROGRAMS
+            and r.status in ("ok", "unknown") and program(r.command) not in TRIVIAL_PROGRAMS
             and not r.command.lstrip().startswith("{")]  # an editor tool's call, not a command
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+from pathlib import PurePosixPath
 
 from dreamer.extract.citations import Hunk
 
@@ -29,6 +30,35 @@ _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1([^\n]*)\n(.*?)\n\s*\2\s*
 _WRITES = re.compile(r"\bsed\s[^|;&]*-i|>>?\s*[\w./-]|\btee\b|\bpython[\d.]*\s+(?:-\s*<<|-c\b)"
                      r"|\bwrite_text\b|\bopen\(")
 _REDIRECT = re.compile(r"(?<![\d&<>])(>>?)\s*([\w./-]+)")
+
+
+TRIVIAL_PROGRAMS = frozenset(
+    "ls cd cat head tail find grep rg echo pwd open goto scroll_up scroll_down search_dir "
+    "search_file find_file create submit str_replace_editor edit view git sed wc which clear "
+    "exit".split()
+)
+"""Programs that only look around or edit: a "working" form of them teaches nothing."""
+ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def program(command: str) -> str:
+    """The program a shell line runs: ``SHOP_IT=1 python -m pytest x`` -> ``pytest``."""
+    command = command.strip().split("&&")[-1].strip()
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    words = [w for w in words if not ENV_ASSIGNMENT.match(w) and w not in ("env", "sudo", "time")]
+    if len(words) >= 3 and words[0].startswith("python") and words[1] == "-m":
+        return words[2]
+    return PurePosixPath(words[0]).name if words else ""
+
+
+def runs_a_program(command: str) -> bool:
+    """Whether some part of ``command`` runs more than a look around or the tests
+    (``python -m gen && git diff``)."""
+    return any(program(part) not in TRIVIAL_PROGRAMS | {"pytest", "diff", "sort", "less", "true"}
+               for part in re.split(r"&&|;|\|\|", command) if part.strip())
 
 
 def shell_hunks(command: str) -> tuple[Hunk, ...]:

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from dreamer.extract.line_history import is_name
 from dreamer.extract.rewrites import rewrite_of, rewritten_by
 from dreamer.models import CitationKind, Link, Memory
 from dreamer.stages.base import BankEditor
 from dreamer.stages.subjects import code_names
-
-_OPERATORS = frozenset({"not", "and", "or", "is", "in"})
 
 
 def straddle(a: Memory, b: Memory) -> bool:
@@ -57,8 +56,8 @@ def supersede_rewritten(editor: BankEditor) -> int:
                         commit)
             changed = Link(relation="changed_in", target=f"commit:{full}")
             _, took_out, brought_in, around = rewrite_of(history)  # type: ignore[misc]
-            took_out = frozenset(t for t in took_out if _is_name(t))
-            brought_in = frozenset(t for t in brought_in if _is_name(t))
+            took_out = frozenset(t for t in took_out if is_name(t))
+            brought_in = frozenset(t for t in brought_in if is_name(t))
             if not _overlap(code_names(memory), took_out | brought_in):
                 # It names only what the rewritten lines kept (``SAME_DAY_CUTOFF`` beside a
                 # ``<=`` that became ``<``): what it says may still hold.
@@ -89,15 +88,11 @@ def _successor(editor: BankEditor, memory: Memory, at: object, wanted: frozenset
     return max(found, key=lambda m: (m.created_at, m.id), default=None)
 
 
-def _is_name(token: str) -> bool:
-    return (token[:1].isalpha() or token[:1] == "_") and token not in _OPERATORS
-
-
 def _overlap(names: frozenset[str], tokens: frozenset[str]) -> bool:
     """Whether ``names`` states one of ``tokens``: the same name, or the same attribute on
     another owner (``Event.starts_at`` and ``event.starts_at``)."""
     if names & tokens:
         return True
-    tails = {t.rsplit(".", 1)[-1] for t in tokens if _is_name(t) and "=" not in t}
+    tails = {t.rsplit(".", 1)[-1] for t in tokens if is_name(t) and "=" not in t}
     return any("." in n and n.rsplit(".", 1)[-1] in tails for n in names) or any(
-        "." in t and t.rsplit(".", 1)[-1] in names for t in tokens if _is_name(t))
+        "." in t and t.rsplit(".", 1)[-1] in names for t in tokens if is_name(t))
