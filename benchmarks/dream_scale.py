@@ -6,7 +6,12 @@ is dreamt with the ``default`` strategy in a fresh process, and this prints per 
 seconds (every thread of the process) and wall seconds, then the embeddings per second, the
 peak memory (max RSS) and the growth of the total CPU from one size to the next (10K -> 100K
 with ``--full``). Embedding is its own line: the distinct texts of the bank are embedded once,
-up front, as the first stage would; the stages then find them in the cache.
+up front, as the first stage would; the stages then find them in the cache. Each size starts
+from an empty embedding cache of its own (a temporary file), so the first dream is cold.
+
+Then the *next night*: the same bank plus 1% new memories (from another seed, same
+repositories), dreamt in a new process that finds the first night's vectors in the cache, as a
+nightly run does; its wall time includes embedding the new texts and those the stages write.
 
     .venv/bin/python benchmarks/dream_scale.py                 # 1K, 10K with MiniLM
     .venv/bin/python benchmarks/dream_scale.py --full          # 1K, 10K, 100K
@@ -21,6 +26,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -59,9 +65,11 @@ def use_stand_in() -> None:
     similarity._MiniLM.encode = classmethod(encode)  # type: ignore[method-assign, assignment]
 
 
-def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1) -> dict[str, Any]:
+def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
+            night: bool = False) -> dict[str, Any]:
     """Dream a synthetic bank of ``size`` in this process; per-stage CPU and wall seconds (the
-    least of ``repeat`` dreams, each with a fresh context; texts stay embedded)."""
+    least of ``repeat`` dreams, each with a fresh context; texts stay embedded). ``night``:
+    the bank plus 1% new memories, nothing embedded up front (the next night's dream)."""
     sys.path.insert(0, str(HERE))
     from synthetic_bank import synthetic_bank
 
@@ -74,6 +82,9 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1) -
     if stand_in:
         use_stand_in()
     bank = synthetic_bank(size, seed=seed)
+    if night:
+        new = synthetic_bank(size, seed=seed + 1).memories[:max(1, size // 100)]
+        bank = bank.model_copy(update={"memories": bank.memories + tuple(new)})
     plan = load_strategy("default")
     context = make_context(plan)
     # Imports and one-off loads (tokenizer, the model) are start-up, not the dream's growth.
@@ -100,7 +111,8 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1) -
         cls.run = timed(name, cls.run)  # type: ignore[method-assign]
     texts = sorted({memory_text(m) for m in bank.memories})
     cpu, wall = time.process_time(), time.perf_counter()
-    context.similarity.embed(texts)
+    if not night:
+        context.similarity.embed(texts)
     embed = {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}
     total = {"cpu": float("inf"), "wall": float("inf")}
     for attempt in range(repeat):
@@ -125,13 +137,16 @@ loaded machine that spinning is counted as the process's CPU time, in proportion
 time of the larger matrix products: a growth in CPU that is not the dream's work."""
 
 
-def in_child(size: int, stand_in: bool, repeat: int = 1,
-             single_blas: bool = False) -> dict[str, Any]:
-    """``measure`` in a fresh process (its own peak memory, no warm caches); ``single_blas``
-    runs numpy's BLAS on one thread, so that CPU seconds count work, not spinning."""
+def in_child(size: int, stand_in: bool, repeat: int = 1, single_blas: bool = False,
+             cache: Path | None = None, night: bool = False) -> dict[str, Any]:
+    """``measure`` in a fresh process (its own peak memory, no warm caches but ``cache``, the
+    embedding cache file: a new empty one by default); ``single_blas`` runs numpy's BLAS on one
+    thread, so that CPU seconds count work, not spinning."""
     cmd = [sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)] \
-        + (["--stand-in"] if stand_in else [])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        + (["--stand-in"] if stand_in else []) + (["--night"] if night else [])
+    if cache is None:
+        cache = Path(tempfile.mkdtemp(prefix="dream-scale-")) / "embeddings.db"
+    env = {**os.environ, "DREAMER_EMBEDDING_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(
         [str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
     if single_blas:
         env.update(dict.fromkeys(BLAS_THREADS, "1"))
@@ -147,10 +162,12 @@ def main(argv: list[str]) -> None:
                         help="a hashed n-gram embedder instead of MiniLM (isolates the rest)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="dream each bank this many times; the least time is printed")
+    parser.add_argument("--no-night", action="store_true", help="skip the next night's dream")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--night", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure(args.one, args.stand_in, repeat=args.repeat)))
+        print(json.dumps(measure(args.one, args.stand_in, repeat=args.repeat, night=args.night)))
         return
     sizes = sorted(set(args.sizes + ([100_000] if args.full else [])))
     load = os.getloadavg()
@@ -159,7 +176,8 @@ def main(argv: list[str]) -> None:
           f"({time.strftime('%Y-%m-%d %H:%M')})", flush=True)
     runs = []
     for size in sizes:
-        run = in_child(size, args.stand_in, args.repeat)
+        cache = Path(tempfile.mkdtemp(prefix="dream-scale-")) / "embeddings.db"
+        run = in_child(size, args.stand_in, args.repeat, cache=cache)
         runs.append(run)
         print(f"\n{run['size']} memories ({run['texts']} distinct texts, {run['repos']} "
               f"repositories) -> {run['active_after']} active; peak memory "
@@ -174,6 +192,11 @@ def main(argv: list[str]) -> None:
               f"{run['other']['wall']:8.2f}s")
         print(f"  {'total':<15} cpu {run['total']['cpu']:8.2f}s  wall "
               f"{run['total']['wall']:8.2f}s", flush=True)
+        if not args.no_night and not args.stand_in:
+            night = in_child(size, False, cache=cache, night=True)
+            print(f"  next night, {night['size']} memories (1% new), the cache warm: total cpu "
+                  f"{night['total']['cpu']:.2f}s, wall {night['total']['wall']:.2f}s; peak "
+                  f"memory {night['peak_rss_mib']:.0f} MiB", flush=True)
     for a, b in zip(runs, runs[1:], strict=False):
         growth = {name: b["stages"][name]["cpu"] / max(a["stages"][name]["cpu"], 1e-3)
                   for name in b["stages"]}

@@ -7,7 +7,12 @@ the raw time of the test runs it executed (each one timed around its subprocess 
 in the same run. Reused grades (the same patch chosen at several budgets) are counted once. With
 N workers the raw time is divided by N (the tests could at best run N at a time).
 
+``--corpus FOLDER`` runs a replay corpus's tasks instead (e.g. ``datasets/blind/fare-engine``,
+whose tasks run real pytest suites of a few seconds), with an empty bank: the demo's six test
+runs take about two seconds in all, so its fixed costs weigh more than a real suite's do.
+
     .venv/bin/python benchmarks/harness_overhead.py [--embeddings] [--workers N ...]
+    .venv/bin/python benchmarks/harness_overhead.py --corpus datasets/blind/fare-engine
 """
 
 from __future__ import annotations
@@ -37,13 +42,21 @@ def main(argv: list[str]) -> None:
         from evals.suite import SuiteConfig, run_suite
 
         started = time.monotonic()
-        demo = build_demo(Path(tmp) / "demo")
-        pack(demo.bank, "warm up", repo="acme/pricing")  # router start-up, reported apart
+        if "--corpus" in argv:
+            from evals.tasks import load_tasks
+
+            folder = Path(argv[argv.index("--corpus") + 1])
+            tasks, bank, suite = load_tasks(folder), None, folder.name
+            print(f"corpus {folder}: {len(tasks)} tasks, empty bank")
+        else:
+            demo = build_demo(Path(tmp) / "demo")
+            tasks, bank, suite = demo.tasks, demo.bank, "demo"
+            pack(demo.bank, "warm up", repo="acme/pricing")  # router start-up, reported apart
         print(f"suite build + router start-up: {time.monotonic() - started:.2f}s")
         for workers in counts:
-            config = SuiteConfig(suite="demo", agent="selector", workers=workers, timeout_s=120)
+            config = SuiteConfig(suite=suite, agent="selector", workers=workers, timeout_s=120)
             cpu, started = _cpu(), time.monotonic()
-            result = run_suite(demo.tasks, demo.bank, config, Path(tmp) / f"run-{workers}")
+            result = run_suite(tasks, bank, config, Path(tmp) / f"run-{workers}")
             wall, cpu = time.monotonic() - started, _cpu() - cpu
             table = result.table
             tested = table[~table["cached"] & (table["test_duration_s"] > 0)]

@@ -2,7 +2,7 @@
 default dream: one active memory names at least half of its identifiers and cites the session
 and the code (``dreamer corpus facts``), and no memory is content-free.
 
-These eight corpora were written by authors who never read dreamer's code, from the corpus
+These ten corpora were written by authors who never read dreamer's code, from the corpus
 format alone; each one's figures were reported held out before any rule was changed with it in
 view (datasets/blind/README.md). Since then they are development corpora: this test keeps what
 was learnt from them.
@@ -29,11 +29,13 @@ DEVELOPMENT = {
     "box-office": "acme-events/box-office",
     "irrigation-control": "acme-farm/irrigation-control",
     "fare-engine": "acme-transit/fare-engine",
+    "fleet-maintenance": "acme-fleet/fleet-maintenance",
+    "meter-billing": "acme-water/meter-billing",
 }
 KNOWN_MISSES: dict[str, set[str]] = {}
 """Facts no memory carries yet, per corpus (datasets/blind/README.md says why): none."""
 
-OLD_RULE_STATED = {"clinic-scheduler", "library-loans", "telemetry-ingest"}
+OLD_RULE_STATED = {"clinic-scheduler", "library-loans", "meter-billing", "telemetry-ingest"}
 """Corpora where a memory states the rule as it was before the changing commit (the others'
 sessions never stated the old rule in words: parcel-depot's and payroll-service's name only
 what the change kept, irrigation-control's only that the limit exists; box-office's and

@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,15 +75,39 @@ class RecallResult(BaseModel):
 
 
 class Router:
-    """Retrieval over banks, configured once; thread-safe; indexes cached per bank."""
+    """Retrieval over banks, configured once; thread-safe; indexes cached per bank.
 
-    def __init__(self, config: RouterConfig | None = None, store: Store | None = None) -> None:
+    With ``background_records``, what a recall served and verified is written to the store by
+    one background thread, after the recall has answered (a server's latency need not include
+    the insert); ``flush()`` waits for every pending write, and the server calls it before it
+    closes the store.
+    """
+
+    def __init__(self, config: RouterConfig | None = None, store: Store | None = None,
+                 background_records: bool = False) -> None:
         self.config = config or RouterConfig.from_env()
         self.store = store
         self._indexes: OrderedDict[str, BankIndex] = OrderedDict()
         self._by_object: dict[int, tuple[Bank, BankIndex]] = {}
         self._verifier = Verifier()
         self._lock = threading.RLock()
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="dreamer-recall-records") \
+            if background_records else None
+        self._pending: list[Future[None]] = []
+
+    def variant(self, **config: Any) -> Router:
+        """A router with these config fields changed, sharing this one's store and record
+        writer (so one ``flush`` covers both)."""
+        other = Router(self.config.model_copy(update=config), store=self.store)
+        other._writer, other._pending = self._writer, self._pending
+        return other
+
+    def flush(self) -> None:
+        """Wait until every recall's records are written (a write's error is raised here)."""
+        pending = list(self._pending)
+        del self._pending[:len(pending)]
+        for future in pending:
+            future.result()
 
     def index(self, bank: Bank) -> BankIndex:
         """The built index of ``bank``, cached by object and by content id."""
@@ -121,11 +147,17 @@ class Router:
         packed = pack_offers(query, offers, budget)
         pack = packed.pack
         if self.store is not None and record:
-            record_recall(
-                self.store, served=list(packed.memory_ids),
+            write = partial(
+                record_recall, self.store, served=list(packed.memory_ids),
                 checks=list(checks.values()), bank_id=index.bank_id, repo=repo, checkout=root,
                 commit=commit, task_id=task_id,
             )
+            if self._writer is None:
+                write()
+            else:
+                self._pending[:] = [f for f in self._pending
+                                    if not f.done() or f.exception() is not None]
+                self._pending.append(self._writer.submit(write))
         return RecallResult(
             bank_id=index.bank_id, pack=pack, memory_ids=packed.memory_ids,
             candidates=len(ranked), notes=tuple(notes),

@@ -77,24 +77,25 @@ def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
 
 def build_server(
     store: Store, bank: str | None = None, config: RouterConfig | None = None,
-    default_checkout: str | None = None, warm: bool = False,
+    default_checkout: str | None = None, warm: bool = False, router: Router | None = None,
 ) -> MCPServer:
     """An MCP server answering recalls from ``store``'s bank ``bank`` (default: production).
 
     With ``warm``, a background thread loads the model and builds the indexes at once; until it
     is done, recalls are answered without the vector leg (BM25 and graph, said in the notes)
-    rather than kept waiting for the model.
+    rather than kept waiting for the model. ``router`` (default: a new one over ``store`` and
+    ``config``) answers the recalls.
     """
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    router = Router(config, store=store)
+    router = router or Router(config, store=store)
     resolver = BankResolver(store)
     server: MCPServer = MCPServer(name="dreamer", instructions=INSTRUCTIONS)
     warmed = threading.Event()
     cold = router
     if warm and router.config.embeddings:
-        cold = Router(router.config.model_copy(update={"embeddings": False}), store=store)
+        cold = router.variant(embeddings=False)
 
         def warming() -> None:
             try:
@@ -164,10 +165,15 @@ def serve(
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     store = open_store()
+    # A recall answers first; what it served and verified is written right after it.
+    router = Router(config, store=store, background_records=True)
     try:
-        build_server(store, bank, config, checkout, warm=warm).run("stdio")
+        build_server(store, bank, config, checkout, warm=warm, router=router).run("stdio")
     finally:
-        store.close()
+        try:
+            router.flush()
+        finally:
+            store.close()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -49,6 +49,22 @@ def test_feedback_reorders_equally_relevant_memories(mem, bank) -> None:
     store.close()
 
 
+def test_records_written_in_the_background_are_all_there_after_flush(mem, bank) -> None:
+    """A server's router writes what each recall served after answering it; ``flush`` waits
+    for every write, so nothing a recall did is lost when the server closes the store."""
+    store = open_store()
+    router = Router(RouterConfig(embeddings=False), store=store, background_records=True)
+    cold = router.variant(graph=False)  # e.g. the MCP server's router while it warms up
+    a, b = mem("retry the flaky payment test once"), mem("rebuild the wheel cache nightly")
+    both = bank(a, b)
+    for _ in range(5):
+        router.recall(both, "flaky payment test", repo="acme/shop")
+        cold.recall(both, "flaky payment test", repo="acme/shop")
+    router.flush()
+    assert usage_counts(store, [a.id])[a.id].retrieved == 10
+    store.close()
+
+
 def test_the_migration_creates_the_router_tables_next_to_the_lead_schema() -> None:
     store = open_store()
     tables = set(inspect(store.engine).get_table_names())

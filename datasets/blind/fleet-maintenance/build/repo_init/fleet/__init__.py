@@ -1,0 +1,3 @@
+"""Fleet maintenance scheduling service."""
+
+__version__ = "0.4.0"

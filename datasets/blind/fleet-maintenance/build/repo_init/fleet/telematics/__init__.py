@@ -1,0 +1,1 @@
+"""Import of the telematics vendor feed."""

@@ -1,0 +1,56 @@
+"""The shared embedder: how many threads it takes, and bfloat16 where the CPU computes it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dreamer import embeddings
+from dreamer.errors import ConfigError
+
+
+def test_threads_are_the_cores_the_machine_leaves_free(monkeypatch) -> None:
+    import psutil
+
+    monkeypatch.delenv("DREAMER_EMBED_THREADS", raising=False)
+    monkeypatch.setattr(embeddings.os, "cpu_count", lambda: 8)
+    for busy, expected in ((3.0, 8), (60.0, 3), (100.0, 1)):  # a saturated machine still gets 1
+        monkeypatch.setattr(embeddings, "_free", [None, 0.0])
+        monkeypatch.setattr(psutil, "cpu_percent", lambda interval, busy=busy: busy)
+        assert embeddings.threads() == expected
+    monkeypatch.setattr(psutil, "cpu_percent", lambda interval: 0.0)
+    assert embeddings.threads() == 1  # sampled at most every 30 s
+    monkeypatch.setenv("DREAMER_EMBED_THREADS", "2")
+    assert embeddings.threads() == 2
+
+
+def test_precision_is_checked_and_is_part_of_every_key(monkeypatch) -> None:
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    fp32_key = embeddings.key("Run make migrate first.")
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "bf16")
+    assert embeddings.key("Run make migrate first.") != fp32_key  # never mixed in the cache
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "half")
+    with pytest.raises(ConfigError, match="DREAMER_EMBED_PRECISION must be auto, bf16 or fp32"):
+        embeddings.precision()
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "auto")
+    assert embeddings.precision() == ("bf16" if embeddings._native_bf16() else "fp32")
+
+
+@pytest.mark.skipif(not embeddings._native_bf16(), reason="this CPU has no bfloat16 instructions")
+def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:
+    texts = [
+        "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
+        "Status codes of orders are mapped by LEGACY_STATUS_CODES.",
+        "Run make migrate before the integration tests.",
+        "The integration tests need the migrations applied first (make migrate).",
+        "Invoice totals round half-even through money.round_total.",
+        "CACHE_TTL in config.py is 500 seconds; callers rely on it.",
+    ]
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    full = embeddings.encode_fresh(texts)
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "bf16")
+    half = embeddings.encode_fresh(texts)
+    assert half.dtype == np.float32 and np.allclose(np.linalg.norm(half, axis=1), 1, atol=1e-5)
+    assert (full * half).sum(axis=1).min() >= 0.9999
+    nearest = lambda v: np.argsort(-(v @ v.T), axis=1)[:, 1]  # noqa: E731
+    assert nearest(full).tolist() == nearest(half).tolist()
