@@ -26,7 +26,10 @@ test: setup
 	$(BIN)/python -m pytest -q -m stack
 
 bench: setup
-	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
+	# dream_scale with --full: 1K, 10K and 100K memories (the 100K dream is most of the time).
+	$(BIN)/python benchmarks/dream_scale.py --full
+	for b in benchmarks/*.py; do case $$b in */dream_scale.py) ;; \
+	  *) $(BIN)/python $$b || exit 1;; esac; done
 
 # A real local model for the LM paths: Gemma 3 270M (GGUF, shipped by a package) and
 # llama-cpp-python's OpenAI-compatible server. llama-cpp-python has no prebuilt wheel for this

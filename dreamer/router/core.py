@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from dreamer.models import Bank, Memory, MemoryPack, Usage, Verification
 from dreamer.router.config import RouterConfig
 from dreamer.router.errors import RouterError
-from dreamer.router.feedback import Signal, observations, record_feedback, record_recall
+from dreamer.router.feedback import Signal, record_feedback, record_recall, usage_counts
 from dreamer.router.index import BankIndex
 from dreamer.router.packing import Offer, line_cost, pack_offers
 from dreamer.router.rerank import Scored, fuse, rerank
@@ -237,7 +237,7 @@ class Router:
     def _usage(self, index: BankIndex, fused: dict[int, float]) -> dict[str, Usage]:
         usage = {index.ids[p]: index.memories[p].usage for p in fused}
         if self.store is not None and usage:
-            for mid, obs in observations(self.store, list(usage)).items():
+            for mid, obs in usage_counts(self.store, list(usage)).items():
                 own = usage[mid]
                 usage[mid] = Usage(retrieved=own.retrieved + obs.retrieved,
                                    helped=own.helped + obs.helped, hurt=own.hurt + obs.hurt)

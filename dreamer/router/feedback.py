@@ -134,8 +134,23 @@ def observations(store: Store, memory_ids: Iterable[str] | None = None) -> dict[
 
 
 def usage_counts(store: Store, memory_ids: Iterable[str] | None = None) -> dict[str, Usage]:
-    """Accumulated retrieved / helped / hurt per memory id, for reranking and forgetting."""
-    return {mid: obs.usage for mid, obs in observations(store, memory_ids).items()}
+    """Accumulated retrieved / helped / hurt per memory id, for reranking and forgetting: the
+    feedback table alone (every recall's verification rows are not read, as ``observations``
+    reads them)."""
+    ids = list(dict.fromkeys(memory_ids)) if memory_ids is not None else None
+    if ids == []:
+        return {}
+    counts: dict[str, dict[str, int]] = {}
+    with store.sessions() as db:
+        for chunk in _chunks(ids):
+            fb = select(FeedbackRecord.memory_id, FeedbackRecord.signal, func.count())
+            if chunk is not None:
+                fb = fb.where(FeedbackRecord.memory_id.in_(chunk))
+            for mid, signal, n in db.execute(fb.group_by(FeedbackRecord.memory_id,
+                                                         FeedbackRecord.signal)):
+                counts.setdefault(mid, {})[signal] = n
+    return {mid: Usage(retrieved=c.get("retrieved", 0), helped=c.get("helped", 0),
+                       hurt=c.get("hurt", 0)) for mid, c in counts.items()}
 
 
 def _chunks(ids: list[str] | None, size: int = 500) -> Iterable[list[str] | None]:

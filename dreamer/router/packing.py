@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from dreamer.models import Citation, Memory, MemoryPack, PackedMemory
 from dreamer.router.verify import State
@@ -70,10 +71,19 @@ class Offer:
     state: State
     citations: tuple[Citation, ...]
 
+    @cached_property
+    def line(self) -> str:
+        """Its line of prompt text (rendered once: verification and packing both need it)."""
+        return render(self.memory, self.state, self.citations)
+
+    @cached_property
+    def tokens(self) -> int:
+        return count_tokens(self.line)
+
 
 def line_cost(offer: Offer, first: bool = False) -> int:
     """Tokens an offer adds to a pack: its line, plus the newline before it unless first."""
-    return count_tokens(render(offer.memory, offer.state, offer.citations)) + (0 if first else 1)
+    return offer.tokens + (0 if first else 1)
 
 
 @dataclass(frozen=True)
@@ -94,7 +104,7 @@ def pack_offers(query: str, offers: Sequence[Offer], budget: int | None) -> Pack
     for offer in offers:
         if budget is not None and used >= budget:
             break
-        line = render(offer.memory, offer.state, offer.citations)
+        line = offer.line
         cost = line_cost(offer, first=not lines)
         if budget is not None and used + cost > budget:
             continue
