@@ -255,9 +255,16 @@ class Router:
         checks: dict[str, MemoryCheck] = {}
         names: dict[str, list[Path]] = {}  # the checkout's file names, walked at most once
         filled = 0
+        # floors[i]: the least any memory ranked i or below can cost; once what is left of the
+        # budget is below it, nothing further could be packed, verified or not.
+        floors = [0] * (len(ranked) + 1)
+        if budget is not None:
+            floors[-1] = budget + 1
+            for i in range(len(ranked) - 1, -1, -1):
+                floors[i] = min(floors[i + 1], index.line_floor(ranked[i].position))
         with self._lock:  # the verifier's file cache is shared between threads
-            for scored in ranked:
-                if budget is not None and filled >= budget:
+            for i, scored in enumerate(ranked):
+                if budget is not None and budget - filled < floors[i] + (1 if filled else 0):
                     break
                 memory: Memory = index.memories[scored.position]
                 if root is None:

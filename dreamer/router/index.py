@@ -19,6 +19,7 @@ from dreamer.router.graph import LinkGraph
 from dreamer.router.lexical import LexicalIndex, memory_text
 from dreamer.router.rerank import as_utc
 from dreamer.router.scope import RepoPartition, partition
+from dreamer.tokens import count_tokens
 
 if TYPE_CHECKING:
     from dreamer.router.vectors import VectorIndex
@@ -54,7 +55,20 @@ class BankIndex:
     _graph: LinkGraph | None = None
     _vectors: dict[tuple[str, str], VectorIndex] = field(default_factory=dict)
     _embedded: set[tuple[tuple[str, str], str]] = field(default_factory=set)
+    _floors: dict[int, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def line_floor(self, position: int) -> int:
+        """A lower bound of the tokens the memory at ``position`` costs in a pack, whatever
+        its verification finds: its line up to the citations (a marker or citations only add
+        to it). Counted once per bank version."""
+        floor = self._floors.get(position)
+        if floor is None:
+            memory = self.memories[position]
+            when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
+            floor = count_tokens(f"- [{memory.type.value}] {memory.summary}{when}")
+            self._floors[position] = floor
+        return floor
 
     @classmethod
     def build(cls, bank: Bank) -> BankIndex:

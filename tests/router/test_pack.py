@@ -34,6 +34,46 @@ def test_pack_never_exceeds_its_budget(bm25_router: Router, big_bank: Bank) -> N
     assert bm25_router.pack(big_bank, "tax", repo="acme/shop", budget=0).items == ()
 
 
+def test_verification_stops_once_nothing_more_could_fit(mem, cite, checkout, orders_lines,
+                                                         monkeypatch) -> None:
+    """Verifying a memory that could not fit what is left of the budget is wasted: the router
+    stops at the least any remaining memory could cost, and packs exactly what verifying every
+    candidate would have packed."""
+    from dreamer.router import verify
+    from dreamer.router.index import BankIndex
+
+    rng = random.Random(5)
+    words = "parse order tax cache retry lock timezone cursor token json schema index".split()
+    stale = cite("src/orders.py", orders_lines, 3, 4).model_copy(update={"lines_sha256": "0" * 64})
+    many = Bank(memories=tuple(
+        mem(f"memory {i}: " + " ".join(rng.choices(words, k=rng.randint(4, 30))),
+            citations=[cite("src/orders.py", orders_lines, 1 + i % 6, 2 + i % 6)
+                       if i % 5 else stale])
+        for i in range(80)
+    ))
+    checked = [0]
+    real = verify.Verifier.check
+
+    def counting(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        checked[0] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(verify.Verifier, "check", counting)
+
+    def packs() -> list[tuple[str, ...]]:
+        router = Router(RouterConfig(embeddings=False))
+        return [router.recall(many, query, repo="acme/shop", budget=budget,
+                              checkout=checkout).memory_ids
+                for query in ("tax cache retry", "json schema index", "order lock")
+                for budget in (30, 100, 250, 600)]
+
+    early = packs()
+    early_checks, checked[0] = checked[0], 0
+    monkeypatch.setattr(BankIndex, "line_floor", lambda self, position: 0)  # verify to the end
+    assert packs() == early
+    assert early_checks < checked[0]
+
+
 def test_unlimited_budget_packs_every_in_scope_memory_of_a_small_bank(
     bm25_router: Router, big_bank: Bank
 ) -> None:
