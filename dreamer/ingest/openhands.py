@@ -86,6 +86,19 @@ def _flatten(events: list[Any]) -> list[Any]:
     return flat
 
 
+def _workdirs(events: Any) -> list[str]:
+    """The working directories command outputs report (``extras.metadata.working_dir``), the
+    deepest first (a path under both ``/w`` and ``/w/repo`` is relative to the repository)."""
+    seen: list[str] = []
+    for raw in events:
+        extras = raw.get("extras") if isinstance(raw, dict) else None
+        metadata = extras.get("metadata") if isinstance(extras, dict) else None
+        workdir = metadata.get("working_dir") if isinstance(metadata, dict) else None
+        if isinstance(workdir, str) and workdir.startswith("/") and workdir not in seen:
+            seen.append(workdir)
+    return sorted(seen, key=lambda d: (-len(d.rstrip("/")), d))
+
+
 def _role(source: str | None) -> str:
     return {"agent": "assistant", "user": "user"}.get(source or "", source or "assistant")
 
@@ -129,7 +142,9 @@ class OpenHandsAdapter(TrajectoryAdapter):
         by_id: dict[int, int] = {}  # OpenHands event id -> seq of the event made from it
         commands: dict[int, str] = {}  # seq -> the command line, for test detection
         skipped: Counter[str] = Counter()
-        roots = list(_ROOTS)
+        # Every working directory the stream's command outputs report, known before the first
+        # event: a file the agent views before its first command is relative to it too.
+        roots = list(dict.fromkeys([*_workdirs(raw for raw, _ in events), *_ROOTS]))
         finished = False
         for raw, where in events:
             event = checked(_Event, raw, where)

@@ -49,6 +49,39 @@ def test_jsonl_fixture_with_unittest_runs(fixtures: Path, parse) -> None:
     assert session.events[-1].text == "divide() now uses true division; the tests pass."
 
 
+def test_a_file_edited_before_the_first_command_is_relative_to_the_workspace(
+    tmp_path: Path, parse
+) -> None:
+    """The workspace is learnt from every command output of the stream, so an edit that comes
+    before any command (here under a workspace that is not OpenHands' default) still names a
+    repository path instead of an absolute one that ingest would refuse."""
+    root = "/home/dev/work/meter-billing"
+    stream = [
+        {"id": 0, "timestamp": "2025-04-01T09:00:00", "source": "user", "action": "message",
+         "message": "Bills round wrong.", "args": {"content": "Bills round wrong."}},
+        {"id": 1, "timestamp": "2025-04-01T09:00:02", "source": "agent", "action": "edit",
+         "message": f"Edit {root}/billing/round.py",
+         "args": {"path": f"{root}/billing/round.py", "command": "str_replace",
+                  "old_str": "round(x)", "new_str": "round_half_up(x)", "thought": "",
+                  "impl_source": "oh_aci"}},
+        {"id": 2, "timestamp": "2025-04-01T09:00:02.5", "source": "agent", "cause": 1,
+         "observation": "edit", "message": "", "content": "The file has been edited.",
+         "extras": {"path": f"{root}/billing/round.py", "impl_source": "oh_aci"}},
+        {"id": 3, "timestamp": "2025-04-01T09:00:05", "source": "agent", "action": "run",
+         "message": "Running command: git log --oneline -1",
+         "args": {"command": "git log --oneline -1", "thought": ""}},
+        {"id": 4, "timestamp": "2025-04-01T09:00:06", "source": "agent", "cause": 3,
+         "observation": "run", "message": "", "content": "132b26e Rename migrations",
+         "extras": {"command": "git log --oneline -1", "metadata": {
+             "exit_code": 0, "working_dir": root}}},
+    ]
+    path = tmp_path / "early-edit.json"
+    path.write_text(json.dumps(stream))
+    (session,) = parse(path, "openhands")
+    (edit,) = [e for e in session.events if e.kind is EventKind.EDIT]
+    assert edit.data["paths"] == ["billing/round.py"]
+
+
 def test_evaluation_records_are_one_session_each(tmp_path: Path, fixtures: Path, parse) -> None:
     stream = [json.loads(line) for line in (fixtures / "openhands" / "events.jsonl").open()]
     patch = "diff --git a/src/calc.py b/src/calc.py\n--- a/src/calc.py\n+++ b/src/calc.py\n"
