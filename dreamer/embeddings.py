@@ -10,10 +10,10 @@ alike lengths waste little) with ``threads()`` torch threads: ``DREAMER_EMBED_TH
 default the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a
 dream on a busy machine does not fight the other work.
 
-Where the CPU computes bfloat16 natively (AVX-512 BF16 or AMX, which torch reports), the model
-runs under bfloat16 autocast (``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or ``fp32``): about
-three times faster here, with vectors of cosine >= 0.9999 to the float32 ones and the same
-nearest neighbours (``benchmarks/embedding_rate.py`` measures both). The precision is part of
+Where the CPU computes bfloat16 natively (AVX-512 BF16 or AMX, read from ``/proc/cpuinfo``), the
+model runs under bfloat16 autocast (``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or
+``fp32``): about three times faster here, with vectors of cosine >= 0.9999 to the float32 ones
+and the same nearest neighbours (``tests/test_embeddings.py`` checks both). The precision is part of
 every cache key, so vectors of the two are never mixed. torch and sentence-transformers are
 imported on first use only.
 """

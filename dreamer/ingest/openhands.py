@@ -94,7 +94,7 @@ def _workdirs(events: Any) -> list[str]:
         extras = raw.get("extras") if isinstance(raw, dict) else None
         metadata = extras.get("metadata") if isinstance(extras, dict) else None
         workdir = metadata.get("working_dir") if isinstance(metadata, dict) else None
-        if isinstance(workdir, str) and workdir.startswith("/") and workdir not in seen:
+        if isinstance(workdir, str) and workdir and workdir not in seen:
             seen.append(workdir)
     return sorted(seen, key=lambda d: (-len(d.rstrip("/")), d))
 
@@ -143,7 +143,7 @@ class OpenHandsAdapter(TrajectoryAdapter):
         commands: dict[int, str] = {}  # seq -> the command line, for test detection
         skipped: Counter[str] = Counter()
         # Every working directory the stream's command outputs report, known before the first
-        # event: a file the agent views before its first command is relative to it too.
+        # event: a file the agent edits before its first command is relative to it too.
         roots = list(dict.fromkeys([*_workdirs(raw for raw, _ in events), *_ROOTS]))
         finished = False
         for raw, where in events:
@@ -155,7 +155,7 @@ class OpenHandsAdapter(TrajectoryAdapter):
                 seq = self._action(log, event, args, stamp, roots, commands, skipped)
                 finished |= event.action == "finish"
             elif event.observation is not None:
-                seq = self._observation(log, event, extras, stamp, by_id, commands, roots, skipped)
+                seq = self._observation(log, event, extras, stamp, by_id, commands, skipped)
             else:
                 skipped["unknown"] += 1
                 seq = None
@@ -209,7 +209,7 @@ class OpenHandsAdapter(TrajectoryAdapter):
 
     @staticmethod
     def _observation(log: EventLog, event: _Event, extras: dict[str, Any], stamp: Any,
-                     by_id: dict[int, int], commands: dict[int, str], roots: list[str],
+                     by_id: dict[int, int], commands: dict[int, str],
                      skipped: Counter[str]) -> int | None:
         kind = event.observation or ""
         if kind in {"agent_state_changed", "null", "recall", "think", "condense", "system"}:
@@ -219,9 +219,6 @@ class OpenHandsAdapter(TrajectoryAdapter):
         found = extras.get("metadata")
         metadata: dict[str, Any] = found if isinstance(found, dict) else {}
         code = metadata.get("exit_code", extras.get("exit_code"))
-        workdir = metadata.get("working_dir")
-        if isinstance(workdir, str) and workdir not in roots:
-            roots.insert(0, workdir)
         command = extras.get("command") if kind == "run" else None
         if command is None and cause is not None:
             command = commands.get(cause)

@@ -21,6 +21,8 @@ from dreamer.router.errors import RouterError
 from dreamer.router.records import FeedbackRecord, VerificationRecord
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from dreamer.router.verify import MemoryCheck
     from dreamer.store import Store
 
@@ -102,15 +104,11 @@ def observations(store: Store, memory_ids: Iterable[str] | None = None) -> dict[
     last: dict[str, tuple[str, datetime]] = {}
     with store.sessions() as db:
         for chunk in _chunks(ids):
-            fb = select(FeedbackRecord.memory_id, FeedbackRecord.signal, func.count())
+            _count_feedback(db, chunk, counts)
             vr = select(VerificationRecord.memory_id, VerificationRecord.state, func.count(),
                         func.max(VerificationRecord.id))
             if chunk is not None:
-                fb = fb.where(FeedbackRecord.memory_id.in_(chunk))
                 vr = vr.where(VerificationRecord.memory_id.in_(chunk))
-            for mid, signal, n in db.execute(fb.group_by(FeedbackRecord.memory_id,
-                                                         FeedbackRecord.signal)):
-                counts.setdefault(mid, {})[signal] = n
             latest: dict[str, int] = {}
             for mid, kind, n, newest in db.execute(vr.group_by(VerificationRecord.memory_id,
                                                                 VerificationRecord.state)):
@@ -143,14 +141,19 @@ def usage_counts(store: Store, memory_ids: Iterable[str] | None = None) -> dict[
     counts: dict[str, dict[str, int]] = {}
     with store.sessions() as db:
         for chunk in _chunks(ids):
-            fb = select(FeedbackRecord.memory_id, FeedbackRecord.signal, func.count())
-            if chunk is not None:
-                fb = fb.where(FeedbackRecord.memory_id.in_(chunk))
-            for mid, signal, n in db.execute(fb.group_by(FeedbackRecord.memory_id,
-                                                         FeedbackRecord.signal)):
-                counts.setdefault(mid, {})[signal] = n
+            _count_feedback(db, chunk, counts)
     return {mid: Usage(retrieved=c.get("retrieved", 0), helped=c.get("helped", 0),
                        hurt=c.get("hurt", 0)) for mid, c in counts.items()}
+
+
+def _count_feedback(db: Session, chunk: list[str] | None,
+                    counts: dict[str, dict[str, int]]) -> None:
+    """Add the feedback signals of ``chunk``'s memories (None: all) to ``counts``."""
+    fb = select(FeedbackRecord.memory_id, FeedbackRecord.signal, func.count())
+    if chunk is not None:
+        fb = fb.where(FeedbackRecord.memory_id.in_(chunk))
+    for mid, signal, n in db.execute(fb.group_by(FeedbackRecord.memory_id, FeedbackRecord.signal)):
+        counts.setdefault(mid, {})[signal] = n
 
 
 def _chunks(ids: list[str] | None, size: int = 500) -> Iterable[list[str] | None]:

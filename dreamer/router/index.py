@@ -17,9 +17,9 @@ from dreamer.embeddings import text_of
 from dreamer.models import Bank, Memory
 from dreamer.router.graph import LinkGraph
 from dreamer.router.lexical import LexicalIndex, memory_text
+from dreamer.router.packing import line_floor
 from dreamer.router.rerank import as_utc
 from dreamer.router.scope import RepoPartition, partition
-from dreamer.tokens import count_tokens
 
 if TYPE_CHECKING:
     from dreamer.router.vectors import VectorIndex
@@ -59,15 +59,10 @@ class BankIndex:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def line_floor(self, position: int) -> int:
-        """A lower bound of the tokens the memory at ``position`` costs in a pack, whatever
-        its verification finds: its line up to the citations (a marker or citations only add
-        to it). Counted once per bank version."""
+        """``packing.line_floor`` of the memory at ``position``, counted once per bank."""
         floor = self._floors.get(position)
         if floor is None:
-            memory = self.memories[position]
-            when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
-            floor = count_tokens(f"- [{memory.type.value}] {memory.summary}{when}")
-            self._floors[position] = floor
+            floor = self._floors[position] = line_floor(self.memories[position])
         return floor
 
     @classmethod

@@ -41,9 +41,19 @@ def render(
     hidden = len(citations if citations is not None else memory.citations) - len(shown)
     if hidden:
         cites += f"; +{hidden} more"
-    when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
     marker = f"{STALE_MARKER} " if state == "stale" else ""
-    return f"- {marker}[{memory.type.value}] {memory.summary}{when} [{cites}]"
+    return f"- {marker}{_head(memory)} [{cites}]"
+
+
+def _head(memory: Memory) -> str:
+    when = f" (when: {'; '.join(memory.conditions)})" if memory.conditions else ""
+    return f"[{memory.type.value}] {memory.summary}{when}"
+
+
+def line_floor(memory: Memory) -> int:
+    """A lower bound of the tokens ``memory``'s line costs, whatever its verification finds:
+    the line without its citations (a marker or citations only add to it)."""
+    return count_tokens(f"- {_head(memory)}")
 
 
 PROMPT_CITATIONS = 3
