@@ -1,75 +1,51 @@
 """MiniLM through ONNX Runtime against the product's torch path (a benchmark, not a test).
 
-Exports the packaged all-MiniLM-L6-v2's transformer to ONNX offline (``torch.onnx.export``;
-needs the ``onnx`` package, which is not a dependency: sentence-transformers' own ONNX backend
-needs ``optimum-onnx``, whose pins would downgrade transformers), then embeds the distinct texts
+Exports the packaged all-MiniLM-L6-v2's transformer to ONNX offline (``dreamer.onnx_query.export``,
+``torch.onnx.export`` with the ``onnx`` package; sentence-transformers' own ONNX backend needs
+``optimum-onnx``, whose pins would downgrade transformers), then embeds the distinct texts
 of a synthetic bank three ways on ``dreamer.embeddings.threads()`` threads: the product path
 (``encode_fresh``), a plain ``SentenceTransformer.encode``, and ONNX Runtime (same tokenizer,
 mean pooling, unit vectors). Prints texts/s and CPU seconds of each (two rounds, the first warms
 caches), the cosine between torch and ONNX vectors, and the agreement of their 10 nearest
 neighbours for 200 texts (recall@10 of ONNX against torch).
 
-    pip install --target /tmp/onnxlib onnx==1.23.2
-    PYTHONPATH=/tmp/onnxlib .venv/bin/python benchmarks/embedding_onnx.py [--size 1000]
+    .venv/bin/python benchmarks/embedding_onnx.py [--size 1000]
+
+Bulk embedding stays on torch (bfloat16 is faster there); queries, one short text at a time, go
+through ONNX Runtime (``dreamer.onnx_query``): the last lines time one query each way.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
-def _export(model: Any, out: Path) -> None:
-    import torch
-
-    class Hidden(torch.nn.Module):
-        def __init__(self, inner: Any) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, ids: Any, mask: Any, types: Any) -> Any:
-            return self.inner(input_ids=ids, attention_mask=mask,
-                              token_type_ids=types).last_hidden_state
-
-    names = ["input_ids", "attention_mask", "token_type_ids"]
-    sample = model.tokenizer(["hello world", "a longer text to export"], padding=True,
-                             return_tensors="pt")
-    torch.onnx.export(Hidden(model[0].auto_model).eval(), tuple(sample[n] for n in names),
-                      str(out), input_names=names, output_names=["hidden"],
-                      dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "hidden"]},
-                      opset_version=17, dynamo=False)
-
-
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=1000, help="memories in the bank")
     args = parser.parse_args(argv)
-    if importlib.util.find_spec("onnx") is None:
-        print("embedding_onnx: skipped, the onnx package (for the export) is not installed")
-        return
     os.environ["DREAMER_EMBEDDING_CACHE"] = "off"
     import onnxruntime as ort
     import torch
     from synthetic_bank import synthetic_bank
 
-    from dreamer import embeddings
+    from dreamer import embeddings, onnx_query
     from dreamer.stages.base import memory_text
 
     texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
     model = embeddings.model()
     path = Path(tempfile.mkdtemp()) / "minilm.onnx"
     started = time.perf_counter()
-    _export(model, path)
+    onnx_query.export(path)
     print(f"export: {time.perf_counter() - started:.1f}s")
     options = ort.SessionOptions()
     options.intra_op_num_threads, options.inter_op_num_threads = embeddings.threads(), 1
@@ -114,6 +90,33 @@ def main(argv: list[str]) -> None:
                  & set(np.argsort(-(onnx_v @ onnx_v[i]))[1:11])) / 10 for i in picks]
     print(f"  cosine torch/onnx: min {cosine.min():.6f}, mean {cosine.mean():.6f}; "
           f"recall@10 of onnx neighbours against torch: {np.mean(agree):.3f}")
+    _queries(texts, path)
+
+
+def _queries(texts: list[str], path: Path) -> None:
+    """One query at a time, as a recall embeds it: torch (the product's old path) and ONNX."""
+    import statistics
+
+    from dreamer import embeddings, onnx_query
+
+    session = onnx_query._Session(path)
+    queries = [" ".join(t.split()[:6]) for t in texts[:60]]
+    ways = {"torch (encode_fresh, 1 thread)":
+            lambda q: embeddings.encode_fresh([q], count=1)[0], "onnx runtime": session.encode}
+    for name, encode in ways.items():
+        for q in queries[:5]:
+            encode(q)
+        took = []
+        for q in queries:
+            started = time.perf_counter()
+            encode(q)
+            took.append((time.perf_counter() - started) * 1000)
+        took.sort()
+        print(f"  one query, {name:<30} p50 {statistics.median(took):5.1f} ms, "
+              f"p95 {took[round(0.95 * (len(took) - 1))]:5.1f} ms")
+    cosine = [float(embeddings.encode_fresh([q], count=1)[0] @ session.encode(q))
+              for q in queries[:20]]
+    print(f"  one query, cosine torch/onnx: min {min(cosine):.6f}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""The shared embedder: how many threads it takes, and bfloat16 where the CPU computes it."""
+"""The shared embedder: how many threads it takes, bfloat16 where the CPU computes it, and
+queries through ONNX Runtime."""
 
 from __future__ import annotations
 
@@ -54,3 +55,39 @@ def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:
     assert (full * half).sum(axis=1).min() >= 0.9999
     nearest = lambda v: np.argsort(-(v @ v.T), axis=1)[:, 1]  # noqa: E731
     assert nearest(full).tolist() == nearest(half).tolist()
+
+
+def test_queries_through_onnx_match_torch_and_rank_alike(monkeypatch) -> None:
+    from dreamer import onnx_query
+
+    documents = [
+        "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
+        "Run make migrate before the integration tests.",
+        "Invoice totals round half-even through money.round_total.",
+        "CACHE_TTL in config.py is 500 seconds; callers rely on it.",
+        "Task: fix the refund rounding -> changed billing/refunds.py -> submitted.",
+    ]
+    queries = ["order status codes", "integration tests fail: migrations missing",
+               "rounding of invoice totals", "cache ttl", "refund rounding bug in billing"]
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    docs = embeddings.encode_fresh(documents)
+    monkeypatch.setenv("DREAMER_QUERY_ENGINE", "onnx")
+    assert onnx_query.engine() == "onnx"
+    fast = np.stack([onnx_query.encode_query(q) for q in queries])
+    assert onnx_query.model_file().exists()  # exported once, then loaded without torch
+    assert fast.dtype == np.float32 and np.allclose(np.linalg.norm(fast, axis=1), 1, atol=1e-5)
+    monkeypatch.setenv("DREAMER_QUERY_ENGINE", "torch")
+    slow = np.stack([onnx_query.encode_query(q) for q in queries])
+    assert (fast * slow).sum(axis=1).min() >= 0.9999
+    # The same documents in the same order for every query, and each query's own one first.
+    assert np.argsort(-(fast @ docs.T), axis=1).tolist() == \
+        np.argsort(-(slow @ docs.T), axis=1).tolist()
+    assert np.argmax(fast @ docs.T, axis=1).tolist() == [0, 1, 2, 3, 4]
+
+
+def test_query_engine_is_checked(monkeypatch) -> None:
+    from dreamer import onnx_query
+
+    monkeypatch.setenv("DREAMER_QUERY_ENGINE", "tensorrt")
+    with pytest.raises(ConfigError, match="DREAMER_QUERY_ENGINE must be auto, onnx or torch"):
+        onnx_query.engine()

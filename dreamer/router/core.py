@@ -22,10 +22,10 @@ from dreamer.router.config import RouterConfig
 from dreamer.router.errors import RouterError
 from dreamer.router.feedback import Signal, record_feedback, record_recall, usage_counts
 from dreamer.router.index import BankIndex
-from dreamer.router.packing import Offer, line_cost, pack_offers
+from dreamer.router.packing import Offer, line_cost, pack_offers, render
 from dreamer.router.rerank import Scored, fuse, rerank
 from dreamer.router.scope import RepoPartition, ScopeQuery, in_scope
-from dreamer.router.verify import MemoryCheck, Verifier, head_commit
+from dreamer.router.verify import MemoryCheck, State, Verifier, head_commit
 
 if TYPE_CHECKING:
     from dreamer.store import Store
@@ -90,6 +90,7 @@ class Router:
         self._indexes: OrderedDict[str, BankIndex] = OrderedDict()
         self._by_object: dict[int, tuple[Bank, BankIndex]] = {}
         self._verifier = Verifier()
+        self._lines: dict[tuple[str, State], str] = {}
         self._lock = threading.RLock()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="dreamer-recall-records") \
             if background_records else None
@@ -269,16 +270,19 @@ class Router:
                 memory: Memory = index.memories[scored.position]
                 if root is None:
                     offer = Offer(memory, scored.memory_id, scored.score, "unchecked",
-                                  memory.citations)
+                                  memory.citations, rendered=self._line(memory, scored.memory_id,
+                                                                        "unchecked"))
                 else:
                     check = self._verifier.check(memory, scored.memory_id, root, names)
                     checks[scored.memory_id] = check
-                    if check.state != "unchecked":
-                        # last_verified is an observation, outside the memory's id and hash.
-                        memory = memory.model_copy(update={"last_verified": Verification(
-                            commit=commit, state=check.state)})
-                    offer = Offer(memory, scored.memory_id, scored.score, check.state,
-                                  check.current_citations)
+                    current = check.current_citations
+                    own = current == memory.citations  # not relocated: the memory's own line
+                    offer = Offer(
+                        memory, scored.memory_id, scored.score, check.state, current,
+                        verified=None if check.state == "unchecked" else Verification(
+                            commit=commit, state=check.state),
+                        rendered=self._line(memory, scored.memory_id, check.state) if own
+                        else None)
                 if offer.state == "stale":
                     stale.append(offer)
                     continue
@@ -289,3 +293,14 @@ class Router:
                 if budget is None or filled + cost <= budget:
                     filled += cost
         return fresh + (stale if self.config.include_stale else []), checks
+
+    def _line(self, memory: Memory, memory_id: str, state: State) -> str:
+        """``memory``'s line with its own citations in ``state``, rendered once per process
+        (the id is a content hash: the same id renders the same line). Call under the lock."""
+        key = (memory_id, state)
+        line = self._lines.get(key)
+        if line is None:
+            line = self._lines[key] = render(memory, state, memory.citations)
+            if len(self._lines) > 65_536:
+                self._lines.pop(next(iter(self._lines)))
+        return line

@@ -67,9 +67,9 @@ def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
     with the served alias), so that the first recall does not pay for them."""
     config = router.config
     if config.embeddings:
-        from dreamer import embeddings
+        from dreamer.onnx_query import encode_query
 
-        embeddings.encode_fresh(["warm up"], count=1)  # loads the model
+        encode_query("warm up")  # loads the query engine (exports the model on first use)
     for chosen in served_banks(resolver, bank):
         router.index(chosen).warm(embeddings=config.embeddings, kind=config.chroma,
                                   url=config.chroma_url)

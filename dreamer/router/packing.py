@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from dreamer.models import Citation, Memory, MemoryPack, PackedMemory
+from dreamer.models import Citation, Memory, MemoryPack, PackedMemory, Verification
 from dreamer.router.verify import State
 from dreamer.tokens import count_tokens
 
@@ -80,11 +80,16 @@ class Offer:
     score: float
     state: State
     citations: tuple[Citation, ...]
+    verified: Verification | None = None
+    """What verification found, set as the memory's ``last_verified`` if it is packed (most
+    offers are not: copying every one would cost more than the check)."""
+    rendered: str | None = None
+    """Its line, when the caller already has it (the router keeps lines it rendered)."""
 
     @cached_property
     def line(self) -> str:
         """Its line of prompt text (rendered once: verification and packing both need it)."""
-        return render(self.memory, self.state, self.citations)
+        return self.rendered or render(self.memory, self.state, self.citations)
 
     @cached_property
     def tokens(self) -> int:
@@ -120,8 +125,10 @@ def pack_offers(query: str, offers: Sequence[Offer], budget: int | None) -> Pack
             continue
         lines.append(line)
         used += cost
+        memory = offer.memory if offer.verified is None else offer.memory.model_copy(
+            update={"last_verified": offer.verified})  # an observation: not in id or hash
         items.append(PackedMemory(
-            memory=offer.memory, score=offer.score, tokens=cost, verification=offer.state,
+            memory=memory, score=offer.score, tokens=cost, verification=offer.state,
         ))
         ids.append(offer.memory_id)
     text = "\n".join(lines)

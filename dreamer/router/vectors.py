@@ -50,13 +50,14 @@ class Embedder:
         return embeddings.encode(list(texts))
 
     def embed_query(self, text: str) -> list[float]:
-        """The vector of one query; recent queries are cached (the harness repeats a query
-        once per budget)."""
+        """The vector of one query (through ONNX Runtime where it is installed:
+        ``dreamer.onnx_query``); recent queries are cached (the harness repeats a query once
+        per budget)."""
         hit = self._queries.get(text)
         if hit is None:
-            from dreamer import embeddings
+            from dreamer.onnx_query import encode_query
 
-            hit = [float(x) for x in embeddings.encode_fresh([text], count=1)[0]]
+            hit = [float(x) for x in encode_query(text)]
             self._queries[text] = hit
             if len(self._queries) > 1024:
                 self._queries.popitem(last=False)

@@ -12,7 +12,9 @@ gives them). Against a checkout, a citation is
 
 A memory is stale if any of its file citations is, relocated if any moved and none is stale,
 verified if all hold, and unchecked when it has no checkable file citation. Files are read once
-per (path, mtime, size), so repeated recalls against an unchanged checkout cost no I/O.
+per (path, mtime, size), so repeated recalls against an unchanged checkout cost no I/O, and a
+memory's check is kept with the stamps of the files it read: checked again against an unchanged
+checkout, it costs one ``stat`` per cited file.
 """
 
 from __future__ import annotations
@@ -95,12 +97,18 @@ class _Lines:
     """Window length -> {hash: start lines}, computed on the first relocation search."""
 
 
-class Verifier:
-    """Checks citations against checkouts, caching file contents by (mtime, size)."""
+_Stamps = tuple[tuple[Path, tuple[int, int]], ...]
 
-    def __init__(self, max_files: int = 4096) -> None:
+
+class Verifier:
+    """Checks citations against checkouts, caching file contents by (mtime, size), and each
+    memory's check by the (mtime, size) of the files it read."""
+
+    def __init__(self, max_files: int = 4096, max_checks: int = 65_536) -> None:
         self._files: OrderedDict[Path, _Lines] = OrderedDict()
         self._max_files = max_files
+        self._checks: OrderedDict[tuple[str, Path], tuple[_Stamps, MemoryCheck]] = OrderedDict()
+        self._max_checks = max_checks
 
     def check_many(
         self, memories: Sequence[tuple[str, Memory]], checkout: Path
@@ -116,14 +124,23 @@ class Verifier:
     ) -> MemoryCheck:
         """Verify every citation of ``memory`` against ``checkout``. ``names`` caches the
         checkout's file names between calls (an empty dict: not walked yet)."""
+        # The memory id is a content hash: the same id cites the same lines.
+        key = (memory_id, checkout)
+        kept = self._checks.get(key)
+        if kept is not None and all(_stamp(path) == stamp for path, stamp in kept[0]):
+            self._checks.move_to_end(key)
+            return kept[1]
         names = {} if names is None else names
         checks: list[CitationCheck] = []
+        reads: list[tuple[Path, tuple[int, int]]] = []
+        searched = False
         for citation in memory.citations:
             if not checkable(citation):
                 checks.append(CitationCheck(citation=citation, state="unchecked"))
                 continue
-            check = self._check_in_place(citation, checkout)
+            check = self._check_in_place(citation, checkout, reads)
             if check.reason == _GONE:  # the file moved? look for it by name (one walk at most)
+                searched = True
                 if not names:
                     names.update(_names(checkout) or {"": []})  # "" marks "walked"
                 check = self._search_elsewhere(citation, checkout, names) or check
@@ -133,14 +150,22 @@ class Verifier:
             "stale" if "stale" in states else "relocated" if "relocated" in states
             else "verified" if "verified" in states else "unchecked"
         )
-        return MemoryCheck(memory_id=memory_id, state=state, citations=tuple(checks))
+        result = MemoryCheck(memory_id=memory_id, state=state, citations=tuple(checks))
+        if not searched:  # a search depends on the whole tree: not kept
+            self._checks[key] = (tuple(reads), result)
+            if len(self._checks) > self._max_checks:
+                self._checks.popitem(last=False)
+        return result
 
-    def _check_in_place(self, citation: Citation, checkout: Path) -> CitationCheck:
+    def _check_in_place(
+        self, citation: Citation, checkout: Path, reads: list[tuple[Path, tuple[int, int]]]
+    ) -> CitationCheck:
         assert citation.path and citation.start_line and citation.end_line
         path = _inside(checkout, citation.path)
         cached = self._read(path) if path else None
-        if cached is None:
+        if cached is None or path is None:
             return CitationCheck(citation=citation, state="stale", reason=_GONE)
+        reads.append((path, cached.stamp))
         span = cached.lines[citation.start_line - 1:citation.end_line]
         if len(span) == citation.end_line - citation.start_line + 1 and (
             lines_sha256(span) == citation.lines_sha256
@@ -180,11 +205,9 @@ class Verifier:
         return min(starts, key=lambda s: (abs(s - (citation.start_line or 0)), s))
 
     def _read(self, path: Path) -> _Lines | None:
-        try:
-            stat = path.stat()
-        except OSError:
+        stamp = _stamp(path)
+        if stamp is None:
             return None
-        stamp = (stat.st_mtime_ns, stat.st_size)
         cached = self._files.get(path)
         if cached is not None and cached.stamp == stamp:
             self._files.move_to_end(path)
@@ -198,6 +221,15 @@ class Verifier:
         if len(self._files) > self._max_files:
             self._files.popitem(last=False)
         return cached
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """(mtime in ns, size) of a file, or None when it cannot be read."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 def _relocated(citation: Citation, path: str, start: int) -> CitationCheck:

@@ -115,3 +115,29 @@ def test_verifications_are_recorded_append_only_and_staleness_accumulates(
     seen = observations(store, [m.id])[m.id]
     assert (seen.verified, seen.stale, seen.last_state, seen.retrieved) == (1, 2, "stale", 3)
     store.close()
+
+
+def test_a_memory_checked_against_an_unchanged_checkout_is_not_checked_again(
+    checkout: Path, orders_lines: list[str], mem, cite, monkeypatch
+) -> None:
+    import os
+
+    from dreamer.router import verify
+
+    m = _tax_memory(mem, cite, orders_lines)
+    verifier = verify.Verifier()
+    first = verifier.check(m, m.id, checkout)
+    assert first.state == "verified"
+    hashed: list[int] = []
+    real = verify.lines_sha256
+    monkeypatch.setattr(verify, "lines_sha256", lambda lines: hashed.append(1) or real(lines))
+    assert verifier.check(m, m.id, checkout) is first and hashed == []  # one stat, no hashing
+
+    # The same size, other lines, a later mtime (as any write gives): checked again, stale.
+    source = checkout / "src" / "orders.py"
+    text = source.read_text().replace("tax", "TAX")
+    stat = os.stat(source)
+    source.write_text(text)
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    again = verifier.check(m, m.id, checkout)
+    assert again.state == "stale" and hashed

