@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import threading
 import warnings
@@ -33,6 +34,9 @@ from dreamer.errors import ConfigError
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _lock = threading.Lock()
 _session: Any = None
+_failed: str | None = None
+"""Why the ONNX path failed in this process, if it did (torch embeds the queries then)."""
+log = logging.getLogger(__name__)
 
 
 def engine() -> str:
@@ -157,9 +161,19 @@ def session() -> _Session:
 
 
 def encode_query(text: str) -> np.ndarray:
-    """The unit vector of one query (384 floats)."""
-    if engine() == "torch":
-        from dreamer import embeddings
+    """The unit vector of one query (384 floats). Under ``auto``, an export or a session that
+    fails (a full disk, a broken install) is logged once and torch embeds the queries."""
+    global _failed
+    chosen = engine()
+    asked = os.environ.get("DREAMER_QUERY_ENGINE", "auto").strip().lower() == "onnx"
+    if chosen == "onnx" and (_failed is None or asked):
+        try:
+            return session().encode(text)
+        except Exception as exc:
+            if asked:
+                raise
+            _failed = f"{type(exc).__name__}: {exc}"
+            log.warning("queries are embedded by torch: the ONNX model failed (%s)", _failed)
+    from dreamer import embeddings
 
-        return embeddings.encode_fresh([text], count=1)[0]
-    return session().encode(text)
+    return embeddings.encode_fresh([text], count=1)[0]

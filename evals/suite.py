@@ -245,6 +245,10 @@ def run_suite(
     threads = max(1, min(len(runs), 4 * config.workers))
     copies = WorkspacePool()
     try:
+        # Each task's first copy is made ahead, while the tests of earlier attempts run.
+        first = {runs[i][0].task.instance_id: runs[i][0].task for i in order
+                 if not runs[i][0].leaks}
+        copies.prefetch(list(first.values()))
         with ThreadPoolExecutor(max_workers=threads) as pool:
             done_rows = list(pool.map(attempt, [runs[i] for i in order]))
     finally:

@@ -211,21 +211,46 @@ class WorkspacePool:
 
     ``checkout(task)`` lends an idle copy of the task's repository, restarted at its base
     commit (``git reset --hard`` + ``git clean -fdx``), or makes one when every copy of the task
-    is in use; a copy that cannot be restarted is deleted and replaced. ``close()`` deletes them
-    all. Cloning and deleting a copy per attempt cost more than the tests of small tasks.
+    is in use; a copy that cannot be restarted is deleted and replaced. ``prefetch(tasks)``
+    makes each task's first copy ahead, in a background thread, while earlier attempts run
+    their tests. ``close()`` deletes them all. Cloning and deleting a copy per attempt cost more
+    than the tests of small tasks.
     """
+
+    AHEAD = 2
+    """Copies the prefetcher makes ahead of the attempts that take them (bounds the disk a
+    suite of large repositories holds before it needs it)."""
 
     def __init__(self) -> None:
         self._idle: dict[tuple[str, str, str | None], list[Workspace]] = {}
         self._all: list[Workspace] = []
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
+        self._made: set[tuple[str, str, str | None]] = set()
+        """Tasks with a copy made, or being made, by an attempt or the prefetcher."""
+        self._making: dict[tuple[str, str, str | None], threading.Event] = {}
+        self._unclaimed: set[tuple[str, str, str | None]] = set()
+        """Prefetched copies no attempt has taken yet."""
+        self._closed = False
+        self._ahead: threading.Thread | None = None
+
+    @staticmethod
+    def _key(task: Task) -> tuple[str, str, str | None]:
+        return task.instance_id, task.base_commit, task.source.location
 
     @contextmanager
     def checkout(self, task: Task) -> Iterator[Workspace]:
-        key = (task.instance_id, task.base_commit, task.source.location)
+        key = self._key(task)
+        with self._lock:
+            making = self._making.get(key)
+        if making is not None:  # the prefetcher is making it: cheaper to wait than to clone
+            making.wait()
         with self._lock:
             idle = self._idle.setdefault(key, [])
             ws = idle.pop() if idle else None
+            if key in self._unclaimed:
+                self._unclaimed.discard(key)
+                self._lock.notify_all()
+            self._made.add(key)
         if ws is not None:
             try:
                 ws.restart()
@@ -244,6 +269,43 @@ class WorkspacePool:
             with self._lock:
                 self._idle[key].append(ws)
 
+    def prefetch(self, tasks: Sequence[Task]) -> None:
+        """Make the first copy of each of ``tasks`` (in that order; a task with a copy is
+        skipped) in a background thread, at most ``AHEAD`` copies before attempts take them. A
+        copy that fails is left to the attempt, which makes it again and reports the error."""
+        def run() -> None:
+            for task in tasks:
+                key = self._key(task)
+                with self._lock:
+                    while len(self._unclaimed) >= self.AHEAD and not self._closed:
+                        self._lock.wait()
+                    if self._closed:
+                        return
+                    if key in self._made:
+                        continue
+                    self._made.add(key)
+                    event = self._making[key] = threading.Event()
+                ws: Workspace | None = None
+                try:
+                    ws = Workspace.create(task)
+                except Exception:  # noqa: BLE001 (the attempt reports it)
+                    with self._lock:
+                        self._made.discard(key)
+                finally:
+                    with self._lock:
+                        if ws is not None:
+                            self._all.append(ws)
+                            self._idle.setdefault(key, []).append(ws)
+                            self._unclaimed.add(key)
+                        del self._making[key]
+                    event.set()
+
+        with self._lock:
+            if self._ahead is not None or self._closed:
+                raise RuntimeError("a pool prefetches once, before it is closed")
+            self._ahead = threading.Thread(target=run, name="prefetch-workspaces", daemon=True)
+        self._ahead.start()
+
     def __len__(self) -> int:
         return len(self._all)
 
@@ -251,15 +313,21 @@ class WorkspacePool:
         """Delete every copy; with ``wait=False`` in a background thread (the interpreter
         still waits for it at exit), so a suite's results do not wait on the deletion."""
         with self._lock:
-            copies, self._all, self._idle = self._all, [], {}
+            self._closed = True
+            self._lock.notify_all()
+            ahead = self._ahead
 
         def delete() -> None:
+            if ahead is not None:
+                ahead.join()  # it stops after the copy it is making, if any
+            with self._lock:
+                copies, self._all, self._idle = self._all, [], {}
             for ws in copies:
                 ws.close()
 
         if wait:
             delete()
-        elif copies:
+        else:
             threading.Thread(target=delete, name="delete-workspaces").start()
 
     def __enter__(self) -> WorkspacePool:

@@ -91,3 +91,24 @@ def test_query_engine_is_checked(monkeypatch) -> None:
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "tensorrt")
     with pytest.raises(ConfigError, match="DREAMER_QUERY_ENGINE must be auto, onnx or torch"):
         onnx_query.engine()
+
+
+def test_a_failing_onnx_model_falls_back_to_torch_unless_onnx_was_asked_for(
+    monkeypatch, caplog
+) -> None:
+    from dreamer import onnx_query
+
+    def broken() -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(onnx_query, "session", broken)
+    monkeypatch.setattr(onnx_query, "_failed", None)
+    monkeypatch.setattr(onnx_query, "_available", lambda: True)
+    monkeypatch.setenv("DREAMER_QUERY_ENGINE", "onnx")
+    with pytest.raises(OSError, match="No space left"):
+        onnx_query.encode_query("cache ttl")
+    monkeypatch.setenv("DREAMER_QUERY_ENGINE", "auto")
+    vector = onnx_query.encode_query("cache ttl")
+    assert vector.shape == (embeddings.DIM,) and abs(float(np.linalg.norm(vector)) - 1) < 1e-4
+    assert "ONNX model failed (OSError: No space left on device)" in caplog.text
+    assert onnx_query._failed is not None  # not tried again in this process

@@ -142,3 +142,41 @@ def test_a_pooled_copy_is_reused_and_restarted_at_the_base_commit(drifted) -> No
             assert (again.path / "m.py").read_text() == BASE
             assert sorted(p.name for p in again.path.iterdir()) == [".git", "m.py"]
     assert not first.exists() and not other.path.exists()
+
+
+def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
+    drifted, tmp_path: Path, monkeypatch
+) -> None:
+    """The first copy of each task is made in the background, at most AHEAD before the
+    attempts take them; an attempt takes the prefetched copy instead of cloning again."""
+    from evals.workspace import WorkspacePool
+
+    task, _ = drifted
+    tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
+    made: list[str] = []
+    real = Workspace.create.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
+        made.append(task.instance_id)
+        return real(cls, task, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    pool = WorkspacePool()
+    pool.prefetch(tasks)
+    deadline = time.monotonic() + 30
+    while len(made) < WorkspacePool.AHEAD and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)  # it must stop there: nothing has taken a copy yet
+    assert made == ["drift-0", "drift-1"] and len(pool) == 2
+    with pool.checkout(tasks[0]) as ws:
+        assert (ws.path / "m.py").read_text() == BASE
+    with pool.checkout(tasks[1]):
+        pass
+    while len(made) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    with pool.checkout(tasks[3]), pool.checkout(tasks[2]):
+        pass
+    assert made == ["drift-0", "drift-1", "drift-2", "drift-3"]  # never cloned twice
+    folders = [ws.root for ws in pool._all]
+    pool.close()
+    assert len(folders) == 4 and not any(f.exists() for f in folders)
