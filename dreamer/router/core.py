@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from dreamer.router.packing import Offer, line_cost, pack_offers, render
 from dreamer.router.rerank import Scored, fuse, rerank
 from dreamer.router.scope import RepoPartition, ScopeQuery, in_scope
 from dreamer.router.verify import MemoryCheck, State, Verifier, head_commit
+from dreamer.router.writer import RecordWriter
 
 if TYPE_CHECKING:
     from dreamer.store import Store
@@ -78,9 +79,9 @@ class Router:
     """Retrieval over banks, configured once; thread-safe; indexes cached per bank.
 
     With ``background_records``, what a recall served and verified is written to the store by
-    one background thread, after the recall has answered (a server's latency need not include
-    the insert); ``flush()`` waits for every pending write, and the server calls it before it
-    closes the store.
+    one background thread once no recall is being answered (``dreamer.router.writer``: a
+    server's latency need not include the inserts, nor a burst of recalls compete with them);
+    ``flush()`` writes everything pending, and the server calls it before it closes the store.
     """
 
     def __init__(self, config: RouterConfig | None = None, store: Store | None = None,
@@ -92,23 +93,19 @@ class Router:
         self._verifier = Verifier()
         self._lines: dict[tuple[str, State], str] = {}
         self._lock = threading.RLock()
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="dreamer-recall-records") \
-            if background_records else None
-        self._pending: list[Future[None]] = []
+        self._writer = RecordWriter() if background_records else None
 
     def variant(self, **config: Any) -> Router:
         """A router with these config fields changed, sharing this one's store and record
         writer (so one ``flush`` covers both)."""
         other = Router(self.config.model_copy(update=config), store=self.store)
-        other._writer, other._pending = self._writer, self._pending
+        other._writer = self._writer
         return other
 
     def flush(self) -> None:
-        """Wait until every recall's records are written (a write's error is raised here)."""
-        pending = list(self._pending)
-        del self._pending[:len(pending)]
-        for future in pending:
-            future.result()
+        """Write every recall's pending records now (a write's error is raised here)."""
+        if self._writer is not None:
+            self._writer.flush()
 
     def index(self, bank: Bank) -> BankIndex:
         """The built index of ``bank``, cached by object and by content id."""
@@ -138,6 +135,16 @@ class Router:
         checkout: Path | str | None = None, task_id: str | None = None, record: bool = True,
     ) -> RecallResult:
         """Scoped, ranked, verified memories of ``bank`` for ``query``, packed into ``budget``."""
+        with self._writer.busy() if self._writer is not None else nullcontext():
+            return self._recall(bank, query, repo=repo, branch=branch, module=module,
+                                phase=phase, budget=budget, checkout=checkout, task_id=task_id,
+                                record=record)
+
+    def _recall(
+        self, bank: Bank, query: str, *, repo: str, branch: str | None, module: str | None,
+        phase: str | None, budget: int | None, checkout: Path | str | None,
+        task_id: str | None, record: bool,
+    ) -> RecallResult:
         scope = ScopeQuery(repo=repo, branch=branch, module=module, phase=phase)
         index = self.index(bank)
         notes: list[str] = []
@@ -156,9 +163,7 @@ class Router:
             if self._writer is None:
                 write()
             else:
-                self._pending[:] = [f for f in self._pending
-                                    if not f.done() or f.exception() is not None]
-                self._pending.append(self._writer.submit(write))
+                self._writer.submit(write)
         return RecallResult(
             bank_id=index.bank_id, pack=pack, memory_ids=packed.memory_ids,
             candidates=len(ranked), notes=tuple(notes),

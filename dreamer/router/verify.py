@@ -24,8 +24,9 @@ import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -78,6 +79,13 @@ class MemoryCheck(BaseModel):
     @property
     def current_citations(self) -> tuple[Citation, ...]:
         return tuple(c.current for c in self.citations)
+
+    @cached_property
+    def details(self) -> list[dict[str, Any]]:
+        """What a verification row records of each checked citation (dumped once: a check
+        kept by the verifier is recorded again at every recall that offers its memory)."""
+        return [c.model_dump(mode="json", exclude_none=True) for c in self.citations
+                if c.state != "unchecked"]
 
 
 def checkable(citation: Citation) -> bool:
