@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 from hashlib import sha256
 from pathlib import Path
 from typing import Literal
@@ -135,6 +136,7 @@ def run_task(
     cache: GradeCache | None = None, keep_workspace: bool = False,
     permutation: int | None = None, seed: int = 0, workspaces: WorkspacePool | None = None,
     waiting: AbstractContextManager[object] | None = None,
+    artifacts: Callable[[Callable[[], None]], object] | None = None,
 ) -> TaskResult:
     """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
 
@@ -143,7 +145,9 @@ def run_task(
     empty patch, is unresolved without a test run. Patches are graded once per task (``cache``),
     and a working copy is made before the agent runs only for agents that read one. With
     ``workspaces`` the copies come from that pool (reused, restarted between attempts);
-    ``waiting`` is entered while waiting on ``cache`` for a patch another thread is testing.
+    ``waiting`` is entered while waiting on ``cache`` for a patch another thread is testing;
+    ``artifacts`` (e.g. an executor's ``submit``) is handed the writing of the artifacts instead
+    of writing them here.
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
@@ -182,7 +186,11 @@ def run_task(
         permutation=permutation,
     )
     if run_dir is not None:
-        write_artifacts(Path(run_dir) / task.instance_id, result, graded)
+        write = partial(write_artifacts, Path(run_dir) / task.instance_id, result, graded)
+        if artifacts is None:
+            write()
+        else:
+            artifacts(write)
     return result
 
 

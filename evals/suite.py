@@ -34,7 +34,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -229,7 +229,8 @@ def run_suite(
 
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
         with slots:
-            row = attempt_row(item[0], item[1], config, run_dir, cache, copies, waiting)
+            row = attempt_row(item[0], item[1], config, run_dir, cache, copies, waiting,
+                              lambda write: writes.append(writer.submit(write)))
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
@@ -244,6 +245,10 @@ def run_suite(
     order = _spread(runs)
     threads = max(1, min(len(runs), 4 * config.workers))
     copies = WorkspacePool()
+    # Artifacts are written by one thread of their own, outside the worker slots: with one
+    # worker, while the next attempt's tests run.
+    writer = ThreadPoolExecutor(1, thread_name_prefix="artifacts")
+    writes: list[Future[None]] = []
     try:
         # Each task's first copy is made ahead, while the tests of earlier attempts run.
         first = {runs[i][0].task.instance_id: runs[i][0].task for i in order
@@ -253,6 +258,9 @@ def run_suite(
             done_rows = list(pool.map(attempt, [runs[i] for i in order]))
     finally:
         copies.close(wait=False)
+        writer.shutdown(wait=True)
+    for written in writes:
+        written.result()  # a failed write (a full disk) fails the suite: artifacts are its record
     rows: list[dict[str, Any]] = [{}] * len(runs)
     for i, row in zip(order, done_rows, strict=True):
         rows[i] = row
@@ -293,7 +301,9 @@ def plan_suite(
 
 def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
                 cache: GradeCache, copies: WorkspacePool | None,
-                waiting: Any = None) -> dict[str, Any]:
+                waiting: Any = None,
+                artifacts: Callable[[Callable[[], None]], object] | None = None
+                ) -> dict[str, Any]:
     """Run one attempt (a job under one relabelling) and return its row of the table. A leaking
     pack is not attempted; a harness error is an infrastructure error of this attempt only."""
     folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
@@ -305,7 +315,7 @@ def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
         try:
             result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                               cache=cache, permutation=permutation, seed=config.seed,
-                              workspaces=copies, waiting=waiting)
+                              workspaces=copies, waiting=waiting, artifacts=artifacts)
         except Exception as exc:  # a harness bug must not sink the other attempts
             result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                 resolved=False, reason=f"harness error: {exc!r}",

@@ -210,11 +210,11 @@ class WorkspacePool:
     """Working copies reused across attempts: at most one per task and concurrent worker.
 
     ``checkout(task)`` lends an idle copy of the task's repository, restarted at its base
-    commit (``git reset --hard`` + ``git clean -fdx``), or makes one when every copy of the task
-    is in use; a copy that cannot be restarted is deleted and replaced. ``prefetch(tasks)``
-    makes each task's first copy ahead, in a background thread, while earlier attempts run
-    their tests. ``close()`` deletes them all. Cloning and deleting a copy per attempt cost more
-    than the tests of small tasks.
+    commit (``git reset --hard`` + ``git clean -fdx``) if it was lent before, or makes one
+    when every copy of the task is in use; a copy that cannot be restarted is deleted and
+    replaced. ``prefetch(tasks)`` makes each task's first copy ahead, in a background thread,
+    while earlier attempts run their tests. ``close()`` deletes them all. Cloning and deleting
+    a copy per attempt cost more than the tests of small tasks.
     """
 
     AHEAD = 2
@@ -230,6 +230,8 @@ class WorkspacePool:
         self._making: dict[tuple[str, str, str | None], threading.Event] = {}
         self._unclaimed: set[tuple[str, str, str | None]] = set()
         """Prefetched copies no attempt has taken yet."""
+        self._lent: set[int] = set()
+        """Copies (by ``id``) lent before: only those need restarting (a new one is clean)."""
         self._closed = False
         self._ahead: threading.Thread | None = None
 
@@ -251,18 +253,21 @@ class WorkspacePool:
                 self._unclaimed.discard(key)
                 self._lock.notify_all()
             self._made.add(key)
-        if ws is not None:
+        if ws is not None and id(ws) in self._lent:
             try:
                 ws.restart()
             except Exception:
                 ws.close()
                 with self._lock:
                     self._all.remove(ws)
+                    self._lent.discard(id(ws))
                 ws = None
         if ws is None:
             ws = Workspace.create(task)
             with self._lock:
                 self._all.append(ws)
+        with self._lock:
+            self._lent.add(id(ws))
         try:
             yield ws
         finally:
@@ -322,6 +327,7 @@ class WorkspacePool:
                 ahead.join()  # it stops after the copy it is making, if any
             with self._lock:
                 copies, self._all, self._idle = self._all, [], {}
+                self._lent.clear()
             for ws in copies:
                 ws.close()
 

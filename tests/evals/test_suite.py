@@ -94,3 +94,23 @@ def test_a_leaking_pack_is_not_attempted_and_counts_as_unresolved(demo: DemoSuit
     assert bank_rows["reason"].str.startswith("leak: ").all()
     assert result.summary()["leaks"]["bank"] == {"all": 2}
     assert result.leak_findings["bank"][0].rule == "gold"
+
+
+def test_artifacts_are_all_written_when_the_suite_returns_and_a_failed_write_fails_it(
+    demo: DemoSuite, tmp_path: Path, monkeypatch
+) -> None:
+    import pytest
+
+    import evals.runner as runner
+
+    result = _run(demo, tmp_path, "written", workers=1)
+    table = result.table  # type: ignore[attr-defined]
+    attempted = len(table)
+    assert attempted == len(list((tmp_path / "written").glob("*/*/p*/*/result.json"))) > 0
+
+    def full_disk(folder: Path, *args: object) -> None:
+        raise OSError(28, "No space left on device", str(folder))
+
+    monkeypatch.setattr(runner, "write_artifacts", full_disk)
+    with pytest.raises(OSError, match="No space left on device"):
+        _run(demo, tmp_path, "full", workers=1)

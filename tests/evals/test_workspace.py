@@ -161,6 +161,10 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
         return real(cls, task, *args, **kwargs)
 
     monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    restarted: list[str] = []
+    real_restart = Workspace.restart
+    monkeypatch.setattr(Workspace, "restart",
+                        lambda ws: restarted.append(ws.task.instance_id) or real_restart(ws))
     pool = WorkspacePool()
     pool.prefetch(tasks)
     deadline = time.monotonic() + 30
@@ -177,6 +181,10 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
     with pool.checkout(tasks[3]), pool.checkout(tasks[2]):
         pass
     assert made == ["drift-0", "drift-1", "drift-2", "drift-3"]  # never cloned twice
+    assert restarted == []  # a new copy is clean: restarted only once it has been lent
+    with pool.checkout(tasks[0]):
+        pass
+    assert restarted == ["drift-0"]
     folders = [ws.root for ws in pool._all]
     pool.close()
     assert len(folders) == 4 and not any(f.exists() for f in folders)
