@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from dreamer import settings
 from dreamer.errors import ConfigError
 
 MODEL_TAG = "minilm-l6-v2"
@@ -79,11 +80,9 @@ _FREE_FOR_S = 30.0
 def precision() -> str:
     """``bf16`` or ``fp32``: ``DREAMER_EMBED_PRECISION`` (``auto`` by default: bf16 where the
     CPU computes it natively)."""
-    raw = os.environ.get("DREAMER_EMBED_PRECISION", "auto").strip().lower() or "auto"
-    if raw not in ("auto", "bf16", "fp32"):
-        raise ConfigError(f"DREAMER_EMBED_PRECISION must be auto, bf16 or fp32, not {raw!r}")
-    if raw != "auto":
-        return raw
+    chosen = settings.choice("DREAMER_EMBED_PRECISION", ("auto", "bf16", "fp32"))
+    if chosen != "auto":
+        return chosen
     return "bf16" if _native_bf16() else "fp32"
 
 
@@ -149,8 +148,6 @@ def _cache_path() -> Path | None:
         return None
     if raw:
         return Path(raw).expanduser()
-    from dreamer import settings
-
     return settings.home() / "embeddings.db"
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from dreamer.errors import ConfigError
+from dreamer import settings
 
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _lock = threading.Lock()
@@ -41,12 +41,14 @@ log = logging.getLogger(__name__)
 
 def engine() -> str:
     """``onnx`` or ``torch``: the engine that embeds queries in this process."""
-    raw = os.environ.get("DREAMER_QUERY_ENGINE", "auto").strip().lower() or "auto"
-    if raw not in ("auto", "onnx", "torch"):
-        raise ConfigError(f"DREAMER_QUERY_ENGINE must be auto, onnx or torch, not {raw!r}")
-    if raw != "auto":
-        return raw
-    return "onnx" if _available() else "torch"
+    chosen = _setting()
+    if chosen != "auto":
+        return chosen
+    return "onnx" if _available() and _failed is None else "torch"
+
+
+def _setting() -> str:
+    return settings.choice("DREAMER_QUERY_ENGINE", ("auto", "onnx", "torch"))
 
 
 @lru_cache(maxsize=1)
@@ -164,13 +166,11 @@ def encode_query(text: str) -> np.ndarray:
     """The unit vector of one query (384 floats). Under ``auto``, an export or a session that
     fails (a full disk, a broken install) is logged once and torch embeds the queries."""
     global _failed
-    chosen = engine()
-    asked = os.environ.get("DREAMER_QUERY_ENGINE", "auto").strip().lower() == "onnx"
-    if chosen == "onnx" and (_failed is None or asked):
+    if engine() == "onnx":
         try:
             return session().encode(text)
         except Exception as exc:
-            if asked:
+            if _setting() == "onnx":  # asked for by name: no fallback
                 raise
             _failed = f"{type(exc).__name__}: {exc}"
             log.warning("queries are embedded by torch: the ONNX model failed (%s)", _failed)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from dreamer.errors import ConfigError
+
 
 def home() -> Path:
     """The project directory for dreamer's state; created on first use."""
@@ -33,3 +35,13 @@ def mlflow_tracking_uri() -> str:
 def chroma_path() -> Path:
     """The persistent Chroma directory used by the embedded vector store."""
     return home() / "chroma"
+
+
+def choice(variable: str, options: tuple[str, ...]) -> str:
+    """The value of ``variable``, one of ``options`` (lower case; unset or empty: the first),
+    or a ConfigError naming what it may be."""
+    raw = os.environ.get(variable, "").strip().lower() or options[0]
+    if raw not in options:
+        raise ConfigError(f"{variable} must be {', '.join(options[:-1])} or {options[-1]}, "
+                          f"not {raw!r}")
+    return raw

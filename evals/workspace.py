@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -225,8 +225,6 @@ class WorkspacePool:
         self._idle: dict[tuple[str, str, str | None], list[Workspace]] = {}
         self._all: list[Workspace] = []
         self._lock = threading.Condition()
-        self._made: set[tuple[str, str, str | None]] = set()
-        """Tasks with a copy made, or being made, by an attempt or the prefetcher."""
         self._making: dict[tuple[str, str, str | None], threading.Event] = {}
         self._unclaimed: set[tuple[str, str, str | None]] = set()
         """Prefetched copies no attempt has taken yet."""
@@ -252,7 +250,6 @@ class WorkspacePool:
             if key in self._unclaimed:
                 self._unclaimed.discard(key)
                 self._lock.notify_all()
-            self._made.add(key)
         if ws is not None and id(ws) in self._lent:
             try:
                 ws.restart()
@@ -286,17 +283,14 @@ class WorkspacePool:
                         self._lock.wait()
                     if self._closed:
                         return
-                    if key in self._made:
+                    if key in self._idle or key in self._making:  # an attempt got there first
                         continue
-                    self._made.add(key)
                     event = self._making[key] = threading.Event()
                 ws: Workspace | None = None
                 try:
-                    ws = Workspace.create(task)
-                except Exception:  # noqa: BLE001 (the attempt reports it)
-                    with self._lock:
-                        self._made.discard(key)
-                finally:
+                    with suppress(Exception):  # the attempt makes it again and reports it
+                        ws = Workspace.create(task)
+                finally:  # even when interrupted: an attempt may be waiting on the event
                     with self._lock:
                         if ws is not None:
                             self._all.append(ws)

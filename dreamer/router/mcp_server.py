@@ -63,7 +63,7 @@ def served_banks(resolver: BankResolver, bank: str | None) -> list[Bank]:
 
 
 def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
-    """Load the embedding model and build every index of the served banks (one per repository
+    """Load the query engine and build every index of the served banks (one per repository
     with the served alias), so that the first recall does not pay for them."""
     config = router.config
     if config.embeddings:
