@@ -137,6 +137,8 @@ def run_task(
     permutation: int | None = None, seed: int = 0, workspaces: WorkspacePool | None = None,
     waiting: AbstractContextManager[object] | None = None,
     artifacts: Callable[[Callable[[], None]], object] | None = None,
+    agent_slot: AbstractContextManager[object] | None = None,
+    test_slot: AbstractContextManager[object] | None = None,
 ) -> TaskResult:
     """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
 
@@ -147,7 +149,9 @@ def run_task(
     ``workspaces`` the copies come from that pool (reused, restarted between attempts);
     ``waiting`` is entered while waiting on ``cache`` for a patch another thread is testing;
     ``artifacts`` (e.g. an executor's ``submit``) is handed the writing of the artifacts instead
-    of writing them here.
+    of writing them here. ``agent_slot`` is held while the agent attempts the task and
+    ``test_slot`` while a patch is graded (not while a known grade is looked up or awaited): a
+    suite bounds each stage apart, so one attempt's agent runs while another's tests do.
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
@@ -157,7 +161,8 @@ def run_task(
     patch, chosen, hit = "", None, False
     attempt: Attempt | None = None
     try:
-        attempt = _attempt(task, worker, pack, shown, keep_workspace, workspaces)
+        with agent_slot or nullcontext():
+            attempt = _attempt(task, worker, pack, shown, keep_workspace, workspaces)
         patch, chosen = attempt.patch, shown.back(attempt.chosen)
         if attempt.abstained or not patch.strip():
             why = f"abstained: {attempt.rationale}" if attempt.abstained else "empty patch"
@@ -166,7 +171,7 @@ def run_task(
             key = (task.instance_id, sha256(patch.encode()).hexdigest())
 
             def fresh() -> Graded:  # only on a cache miss: no copy for a known grade
-                with _copy(task, keep_workspace, workspaces) as ws:
+                with test_slot or nullcontext(), _copy(task, keep_workspace, workspaces) as ws:
                     return _grade_patch(task, ws, patch, timeout)
 
             if cache is None:

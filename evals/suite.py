@@ -21,10 +21,12 @@ arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics
 Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
 checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
 as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
-then run on a thread pool (the tests are subprocesses), at most ``workers`` at a time, spread so
-that attempts likely to share a patch are far apart; a patch of a task is graded once
-(``GradeCache``, shareable between suites). A success rate counts every task of the suite,
-infrastructure errors included as not resolved (as SWE-bench does); they are reported apart.
+then run on a thread pool (the tests are subprocesses) in two stages, each at most ``workers``
+at a time: the agent's attempt, then the test run of its patch, so that one attempt's agent
+runs while another's tests do. They are spread so that attempts likely to share a patch are far
+apart; a patch of a task is graded once (``GradeCache``, shareable between suites). A success
+rate counts every task of the suite, infrastructure errors included as not resolved (as
+SWE-bench does); they are reported apart.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ class SuiteConfig(BaseModel):
     timeout_s: float = 300.0
     """Per test run."""
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1)
+    """How many agents attempt at once, and how many test runs run at once."""
     controls: bool = True
     """Also run the placebo arms and the controls (no memory, smallest, largest, random,
     oracle)."""
@@ -216,21 +219,32 @@ def run_suite(
     ``finish_suite`` are its three steps, for a caller that runs the attempts elsewhere
     (``evals.sweep``: Prefect tasks on any task runner).
     """
-    plan = plan_suite(tasks, bank, config, run_dir, compare, agent, placebo_pool=placebo_pool,
-                      source_times=source_times)
+    # One working copy per task and concurrent worker, restarted between attempts. Each task's
+    # first copy is made ahead, from the start: while the packs are built, then while earlier
+    # attempts run their tests (the attempts take the tasks round-robin, in this order).
+    copies = WorkspacePool()
+    copies.prefetch(tasks)
+    try:
+        plan = plan_suite(tasks, bank, config, run_dir, compare, agent,
+                          placebo_pool=placebo_pool, source_times=source_times)
+    except BaseException:
+        copies.close(wait=False)
+        raise
+    attempted = {job.task.instance_id for job in plan.jobs if not job.leaks}
+    copies.unneeded(t for t in tasks if t.instance_id not in attempted)
     cache = cache or GradeCache()
     runs = plan.runs
     done = [0]
 
-    # ``workers`` slots bound the attempts in progress; a thread waiting on the grade cache
-    # for a patch another one is testing gives its slot back, so no worker sits idle.
-    slots = threading.BoundedSemaphore(max(1, config.workers))
-    waiting = _SlotGivenBack(slots)
+    # Two stages of ``workers`` slots each: agents attempting, and patches under test. A
+    # thread waiting on the grade cache for a patch another one is testing holds neither.
+    agents = threading.BoundedSemaphore(max(1, config.workers))
+    testing = threading.BoundedSemaphore(max(1, config.workers))
 
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
-        with slots:
-            row = attempt_row(item[0], item[1], config, run_dir, cache, copies, waiting,
-                              lambda write: writes.append(writer.submit(write)))
+        row = attempt_row(item[0], item[1], config, run_dir, cache, copies,
+                          artifacts=lambda write: writes.append(writer.submit(write)),
+                          slots=(agents, testing))
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
@@ -241,19 +255,13 @@ def run_suite(
 
     step = progress_events.start("evaluate", len(runs))
 
-    # One working copy per task and concurrent worker, restarted between attempts.
     order = _spread(runs)
     threads = max(1, min(len(runs), 4 * config.workers))
-    copies = WorkspacePool()
     # Artifacts are written by one thread of their own, outside the worker slots: with one
     # worker, while the next attempt's tests run.
     writer = ThreadPoolExecutor(1, thread_name_prefix="artifacts")
     writes: list[Future[None]] = []
     try:
-        # Each task's first copy is made ahead, while the tests of earlier attempts run.
-        first = {runs[i][0].task.instance_id: runs[i][0].task for i in order
-                 if not runs[i][0].leaks}
-        copies.prefetch(list(first.values()))
         with ThreadPoolExecutor(max_workers=threads) as pool:
             done_rows = list(pool.map(attempt, [runs[i] for i in order]))
     finally:
@@ -302,10 +310,12 @@ def plan_suite(
 def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
                 cache: GradeCache, copies: WorkspacePool | None,
                 waiting: Any = None,
-                artifacts: Callable[[Callable[[], None]], object] | None = None
+                artifacts: Callable[[Callable[[], None]], object] | None = None,
+                slots: tuple[Any, Any] = (None, None),
                 ) -> dict[str, Any]:
     """Run one attempt (a job under one relabelling) and return its row of the table. A leaking
-    pack is not attempted; a harness error is an infrastructure error of this attempt only."""
+    pack is not attempted; a harness error is an infrastructure error of this attempt only.
+    ``slots`` are held by the agent's step and by the test run (``run_task``)."""
     folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
     if job.leaks:
         result = TaskResult(instance_id=job.task.instance_id, status="unresolved",
@@ -315,7 +325,8 @@ def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
         try:
             result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                               cache=cache, permutation=permutation, seed=config.seed,
-                              workspaces=copies, waiting=waiting, artifacts=artifacts)
+                              workspaces=copies, waiting=waiting, artifacts=artifacts,
+                              agent_slot=slots[0], test_slot=slots[1])
         except Exception as exc:  # a harness bug must not sink the other attempts
             result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                 resolved=False, reason=f"harness error: {exc!r}",
@@ -334,19 +345,6 @@ def finish_suite(plan: SuitePlan, rows: Sequence[dict[str, Any]]) -> SuiteResult
                          leak_findings=_findings(plan.jobs))
     _summarise(result, [t.instance_id for t in plan.tasks])
     return result
-
-
-class _SlotGivenBack:
-    """Entered while a thread waits for another's grade: its slot is free meanwhile."""
-
-    def __init__(self, slots: threading.BoundedSemaphore) -> None:
-        self._slots = slots
-
-    def __enter__(self) -> None:
-        self._slots.release()
-
-    def __exit__(self, *exc: object) -> None:
-        self._slots.acquire()
 
 
 def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:

@@ -29,7 +29,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -209,12 +210,13 @@ class Workspace:
 class WorkspacePool:
     """Working copies reused across attempts: at most one per task and concurrent worker.
 
-    ``checkout(task)`` lends an idle copy of the task's repository, restarted at its base
-    commit (``git reset --hard`` + ``git clean -fdx``) if it was lent before, or makes one
-    when every copy of the task is in use; a copy that cannot be restarted is deleted and
-    replaced. ``prefetch(tasks)`` makes each task's first copy ahead, in a background thread,
-    while earlier attempts run their tests. ``close()`` deletes them all. Cloning and deleting
-    a copy per attempt cost more than the tests of small tasks.
+    ``checkout(task)`` lends an idle copy of the task's repository, or makes one when every
+    copy of the task is in use. A copy that comes back is restarted at its base commit (``git
+    reset --hard`` + ``git clean -fdx``) in a background thread, so the next attempt does not
+    wait for it (one that asks meanwhile waits for the restart rather than cloning); a copy that
+    cannot be restarted is deleted. ``prefetch(tasks)`` makes each task's first copy ahead, in
+    a background thread, while earlier attempts run their tests. ``close()`` deletes them all.
+    Cloning and deleting a copy per attempt cost more than the tests of small tasks.
     """
 
     AHEAD = 2
@@ -228,8 +230,10 @@ class WorkspacePool:
         self._making: dict[tuple[str, str, str | None], threading.Event] = {}
         self._unclaimed: set[tuple[str, str, str | None]] = set()
         """Prefetched copies no attempt has taken yet."""
-        self._lent: set[int] = set()
-        """Copies (by ``id``) lent before: only those need restarting (a new one is clean)."""
+        self._unneeded: set[tuple[str, str, str | None]] = set()
+        self._restarting: dict[tuple[str, str, str | None], int] = {}
+        """Copies back from an attempt and being restarted, by task."""
+        self._restarts = ThreadPoolExecutor(1, thread_name_prefix="restart-workspaces")
         self._closed = False
         self._ahead: threading.Thread | None = None
 
@@ -246,30 +250,41 @@ class WorkspacePool:
             making.wait()
         with self._lock:
             idle = self._idle.setdefault(key, [])
+            while not idle and self._restarting.get(key) and not self._closed:
+                self._lock.wait()  # a restart takes a few git calls; a new copy, a clone
             ws = idle.pop() if idle else None
             if key in self._unclaimed:
                 self._unclaimed.discard(key)
                 self._lock.notify_all()
-        if ws is not None and id(ws) in self._lent:
-            try:
-                ws.restart()
-            except Exception:
-                ws.close()
-                with self._lock:
-                    self._all.remove(ws)
-                    self._lent.discard(id(ws))
-                ws = None
         if ws is None:
             ws = Workspace.create(task)
             with self._lock:
                 self._all.append(ws)
-        with self._lock:
-            self._lent.add(id(ws))
         try:
             yield ws
         finally:
-            with self._lock:
-                self._idle[key].append(ws)
+            with self._lock:  # submitted under the lock: ``close`` shuts the restarts after
+                if not self._closed:
+                    self._restarting[key] = self._restarting.get(key, 0) + 1
+                    self._restarts.submit(self._restart, key, ws)
+
+    def _restart(self, key: tuple[str, str, str | None], ws: Workspace) -> None:
+        """Put ``ws`` back at its base commit and among the idle copies (deleted if it fails)."""
+        try:
+            ws.restart()
+        except Exception:
+            restarted = False
+        else:
+            restarted = True
+        with self._lock:
+            self._restarting[key] -= 1
+            if restarted:
+                self._idle.setdefault(key, []).append(ws)
+            else:
+                self._all.remove(ws)
+            self._lock.notify_all()
+        if not restarted:
+            ws.close()
 
     def prefetch(self, tasks: Sequence[Task]) -> None:
         """Make the first copy of each of ``tasks`` (in that order; a task with a copy is
@@ -283,8 +298,8 @@ class WorkspacePool:
                         self._lock.wait()
                     if self._closed:
                         return
-                    if key in self._idle or key in self._making:  # an attempt got there first
-                        continue
+                    if key in self._idle or key in self._making or key in self._unneeded:
+                        continue  # an attempt got there first, or none will take it
                     event = self._making[key] = threading.Event()
                 ws: Workspace | None = None
                 try:
@@ -305,6 +320,16 @@ class WorkspacePool:
             self._ahead = threading.Thread(target=run, name="prefetch-workspaces", daemon=True)
         self._ahead.start()
 
+    def unneeded(self, tasks: Iterable[Task]) -> None:
+        """``tasks`` no attempt will take a copy of: the prefetcher skips them, and a copy it
+        made already no longer counts as ahead."""
+        with self._lock:
+            for task in tasks:
+                key = self._key(task)
+                self._unneeded.add(key)
+                self._unclaimed.discard(key)
+            self._lock.notify_all()
+
     def __len__(self) -> int:
         return len(self._all)
 
@@ -319,9 +344,9 @@ class WorkspacePool:
         def delete() -> None:
             if ahead is not None:
                 ahead.join()  # it stops after the copy it is making, if any
+            self._restarts.shutdown(wait=True)
             with self._lock:
                 copies, self._all, self._idle = self._all, [], {}
-                self._lent.clear()
             for ws in copies:
                 ws.close()
 

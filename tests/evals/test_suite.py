@@ -114,3 +114,62 @@ def test_artifacts_are_all_written_when_the_suite_returns_and_a_failed_write_fai
     monkeypatch.setattr(runner, "write_artifacts", full_disk)
     with pytest.raises(OSError, match="No space left on device"):
         _run(demo, tmp_path, "full", workers=1)
+
+
+def test_one_attempts_agent_runs_while_anothers_tests_do_each_stage_within_workers(
+    demo: DemoSuite, tmp_path: Path, monkeypatch
+) -> None:
+    import threading
+    import time
+
+    import evals.runner as runner
+
+    guard = threading.Lock()
+    now = {"agents": 0, "tests": 0}
+    most = {"agents": 0, "tests": 0}
+    overlapped = [0]
+    real_grade = runner._grade_patch
+
+    def enter(stage: str) -> None:
+        with guard:
+            now[stage] += 1
+            most[stage] = max(most[stage], now[stage])
+            if stage == "agents" and now["tests"]:
+                overlapped[0] += 1
+
+    def leave(stage: str) -> None:
+        with guard:
+            now[stage] -= 1
+
+    class Observed(Agent):
+        """Picks the largest candidate (so patches are tested) and notes what runs meanwhile."""
+
+        name = "observed"
+
+        def attempt(self, inp: AgentInput) -> Attempt:
+            enter("agents")
+            try:
+                time.sleep(0.02)
+                largest = max(inp.candidates, key=lambda c: len(c.patch))
+                return Attempt(patch=largest.patch, chosen=largest.id)
+            finally:
+                leave("agents")
+
+    def observed_grade(*args: object, **kwargs: object) -> object:
+        enter("tests")
+        try:
+            return real_grade(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            leave("tests")
+
+    monkeypatch.setattr(runner, "_grade_patch", observed_grade)
+    for workers in (1, 2):
+        most.update(agents=0, tests=0)
+        overlapped[0] = 0
+        result = run_suite(demo.tasks, demo.bank, SuiteConfig(
+            suite=str(demo.path), budgets=(0,), timeout_s=60, workers=workers, permutations=2,
+            controls=False), tmp_path / f"pipelined-{workers}", agent=Observed(),
+            cache=GradeCache())
+        assert (result.table["status"] != "infra_error").all()
+        assert 1 <= most["agents"] <= workers and 1 <= most["tests"] <= workers, (workers, most)
+        assert overlapped[0] > 0, workers  # agents did not wait for the tests to end

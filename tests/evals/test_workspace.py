@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -144,6 +145,43 @@ def test_a_pooled_copy_is_reused_and_restarted_at_the_base_commit(drifted) -> No
     assert not first.exists() and not other.path.exists()
 
 
+def test_a_copy_is_restarted_in_the_background_and_waited_for_or_deleted_if_it_fails(
+    drifted, monkeypatch
+) -> None:
+    """The attempt that returns a copy does not wait for its restart; the next one to ask waits
+    for the restart instead of cloning, and a copy that cannot be restarted is replaced."""
+    from evals.workspace import WorkspacePool
+
+    task, patch = drifted
+    real_restart = Workspace.restart
+    slow = threading.Event()
+
+    def restart(ws: Workspace) -> None:
+        slow.wait(0.5)
+        real_restart(ws)
+
+    monkeypatch.setattr(Workspace, "restart", restart)
+    with WorkspacePool() as pool:
+        with pool.checkout(task) as ws:
+            first = ws.path
+            ws.apply(patch)
+        returned = time.monotonic()
+        with pool.checkout(task) as again:  # waited for the restart: the same copy, clean
+            waited = time.monotonic() - returned
+            assert again.path == first and len(pool) == 1 and waited >= 0.3
+            assert (again.path / "m.py").read_text() == BASE
+
+        def broken(ws: Workspace) -> None:
+            raise OSError("disk gone")
+
+        monkeypatch.setattr(Workspace, "restart", broken)
+        with pool.checkout(task) as ws:
+            pass
+        with pool.checkout(task) as fresh:  # the broken copy was deleted, a new one made
+            assert fresh.path != first and not first.exists() and len(pool) == 1
+            assert (fresh.path / "m.py").read_text() == BASE
+
+
 def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
     drifted, tmp_path: Path, monkeypatch
 ) -> None:
@@ -181,10 +219,41 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
     with pool.checkout(tasks[3]), pool.checkout(tasks[2]):
         pass
     assert made == ["drift-0", "drift-1", "drift-2", "drift-3"]  # never cloned twice
-    assert restarted == []  # a new copy is clean: restarted only once it has been lent
+    # A new copy is clean: not restarted before its first use, only once it comes back.
+    while len(restarted) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert sorted(restarted) == ["drift-0", "drift-1", "drift-2", "drift-3"]
     with pool.checkout(tasks[0]):
-        pass
-    assert restarted == ["drift-0"]
+        assert sorted(restarted) == ["drift-0", "drift-1", "drift-2", "drift-3"]
     folders = [ws.root for ws in pool._all]
     pool.close()
     assert len(folders) == 4 and not any(f.exists() for f in folders)
+
+
+def test_a_task_no_attempt_needs_is_not_prefetched_and_does_not_hold_the_others_back(
+    drifted, monkeypatch
+) -> None:
+    from evals.workspace import WorkspacePool
+
+    task, _ = drifted
+    tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
+    made: list[str] = []
+    real = Workspace.create.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
+        made.append(task.instance_id)
+        return real(cls, task, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    with WorkspacePool() as pool:
+        pool.unneeded([tasks[1]])
+        pool.prefetch(tasks)
+        deadline = time.monotonic() + 30
+        while len(made) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert made == ["drift-0", "drift-2"]  # the unneeded one skipped, two ahead
+        pool.unneeded([tasks[0]])  # made already, but no attempt will take it: not ahead
+        while len(made) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert made == ["drift-0", "drift-2", "drift-3"]
