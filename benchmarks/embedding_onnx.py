@@ -1,6 +1,6 @@
 """MiniLM through ONNX Runtime against the product's torch path (a benchmark, not a test).
 
-Exports the packaged all-MiniLM-L6-v2's transformer to ONNX offline (``dreamer.onnx_query.export``,
+Exports the packaged all-MiniLM-L6-v2's transformer to ONNX offline (``dreamer.onnx_model.export``,
 ``torch.onnx.export`` with the ``onnx`` package; sentence-transformers' own ONNX backend needs
 ``optimum-onnx``, whose pins would downgrade transformers), then embeds the distinct texts
 of a synthetic bank three ways on ``dreamer.embeddings.threads()`` threads: the product path
@@ -12,7 +12,7 @@ neighbours for 200 texts (recall@10 of ONNX against torch).
     .venv/bin/python benchmarks/embedding_onnx.py [--size 1000]
 
 Bulk embedding stays on torch (bfloat16 is faster there); queries, one short text at a time, go
-through ONNX Runtime (``dreamer.onnx_query``): the last lines time one query each way.
+through ONNX Runtime (``dreamer.onnx_model``): the last lines time one query each way.
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ def main(argv: list[str]) -> None:
     import torch
     from synthetic_bank import synthetic_bank
 
-    from dreamer import embeddings, onnx_query
+    from dreamer import embeddings, onnx_model
     from dreamer.stages.base import memory_text
 
     texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
     model = embeddings.model()
     path = Path(tempfile.mkdtemp()) / "minilm.onnx"
     started = time.perf_counter()
-    onnx_query.export(path)
+    onnx_model.export(path)
     print(f"export: {time.perf_counter() - started:.1f}s")
     options = ort.SessionOptions()
     options.intra_op_num_threads, options.inter_op_num_threads = embeddings.threads(), 1
@@ -97,9 +97,9 @@ def _queries(texts: list[str], path: Path) -> None:
     """One query at a time, as a recall embeds it: torch (the product's old path) and ONNX."""
     import statistics
 
-    from dreamer import embeddings, onnx_query
+    from dreamer import embeddings, onnx_model
 
-    session = onnx_query._Session(path)
+    session = onnx_model._Session(path)
     queries = [" ".join(t.split()[:6]) for t in texts[:60]]
     ways = {"torch (encode_fresh, 1 thread)":
             lambda q: embeddings.encode_fresh([q], count=1)[0], "onnx runtime": session.encode}

@@ -6,16 +6,17 @@ Vectors are cached by the sha256 of their text: in memory, and in a SQLite file 
 dream embedded is not embedded again by the router, by the next dream or by another process.
 
 Missing texts are embedded sorted by length (each batch pads to its longest text, so batches of
-alike lengths waste little) with ``threads()`` torch threads: ``DREAMER_EMBED_THREADS``, by
-default the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a
-dream on a busy machine does not fight the other work.
+alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by default
+the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a dream on
+a busy machine does not fight the other work.
 
 Where the CPU computes bfloat16 natively (AVX-512 BF16 or AMX, read from ``/proc/cpuinfo``), the
 model runs under bfloat16 autocast (``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or
 ``fp32``): about three times faster here, with vectors of cosine >= 0.9999 to the float32 ones
 and the same nearest neighbours (``tests/test_embeddings.py`` checks both). The precision is part of
-every cache key, so vectors of the two are never mixed. torch and sentence-transformers are
-imported on first use only.
+every cache key, so vectors of the two are never mixed. Without it, the float32 vectors come
+from ONNX Runtime (``dreamer.onnx_model``; ``DREAMER_EMBED_ENGINE``), about 1.5 times faster
+than torch there. torch and sentence-transformers are imported on first use only.
 """
 
 from __future__ import annotations
@@ -134,8 +135,14 @@ def model() -> Any:
 
 
 def tag() -> str:
-    """The model and precision the vectors of this process come from (part of every key)."""
-    return MODEL_TAG if precision() == "fp32" else f"{MODEL_TAG}-bf16"
+    """The model and precision the vectors of this process come from (part of every key):
+    float32 vectors are one tag whichever engine computed them (they agree to a cosine of
+    0.99999, ``tests/test_embeddings.py``)."""
+    if precision() == "fp32":
+        return MODEL_TAG
+    from dreamer import onnx_model
+
+    return MODEL_TAG if onnx_model.document_engine() == "onnx" else f"{MODEL_TAG}-bf16"
 
 
 def key(text: str) -> str:
@@ -183,11 +190,22 @@ def _save(vectors: dict[str, np.ndarray]) -> None:
                                [(k, v.astype(np.float32).tobytes()) for k, v in vectors.items()])
 
 
-def encode_fresh(texts: Sequence[str], count: int | None = None) -> np.ndarray:
-    """Embed ``texts`` with the model (no cache), longest first in batches of alike lengths."""
+def encode_fresh(texts: Sequence[str], count: int | None = None,
+                 engine: str | None = None) -> np.ndarray:
+    """Embed ``texts`` with the model (no cache), longest first in batches of alike lengths,
+    on ``count`` threads (None: ``threads()``) and ``engine`` (None: the documents' engine,
+    ``dreamer.onnx_model.document_engine()``)."""
     if not texts:
         return np.zeros((0, DIM), np.float32)
     order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
+    from dreamer import onnx_model
+
+    if (engine or onnx_model.document_engine()) == "onnx":
+        found = onnx_model.encode_documents([texts[i] for i in order], count or threads())
+        if found is not None:
+            out = np.empty((len(texts), DIM), np.float32)
+            out[order] = found
+            return out
     with torch_threads(count), _autocast():
         # sentence-transformers sorts each call by length too; one call keeps batches full.
         vectors = model().encode([texts[i] for i in order], batch_size=BATCH,

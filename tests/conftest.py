@@ -21,7 +21,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 os.environ.setdefault("DSPY_CACHEDIR", "/tmp/dreamer-tests-dspy-cache")
-# The ONNX export of the packaged model (dreamer/onnx_query.py): made once per machine, not in ~.
+# The ONNX export of the packaged model (dreamer/onnx_model.py): made once per machine, not in ~.
 os.environ.setdefault("DREAMER_MODEL_CACHE", "/tmp/dreamer-tests-model-cache")
 
 SHARED_DATA = Path(os.environ.get("DREAMER_SHARED_DATA")

@@ -1,5 +1,5 @@
 """The shared embedder: how many threads it takes, bfloat16 where the CPU computes it, and
-queries through ONNX Runtime."""
+queries (and float32 documents) through ONNX Runtime."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:
 
 
 def test_queries_through_onnx_match_torch_and_rank_alike(monkeypatch) -> None:
-    from dreamer import onnx_query
+    from dreamer import onnx_model
 
     documents = [
         "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
@@ -70,14 +70,14 @@ def test_queries_through_onnx_match_torch_and_rank_alike(monkeypatch) -> None:
     queries = ["order status codes", "integration tests fail: migrations missing",
                "rounding of invoice totals", "cache ttl", "refund rounding bug in billing"]
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
-    docs = embeddings.encode_fresh(documents)
+    docs = embeddings.encode_fresh(documents, engine="torch")
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "onnx")
-    assert onnx_query.engine() == "onnx"
-    fast = np.stack([onnx_query.encode_query(q) for q in queries])
-    assert onnx_query.model_file().exists()  # exported once, then loaded without torch
+    assert onnx_model.engine() == "onnx"
+    fast = np.stack([onnx_model.encode_query(q) for q in queries])
+    assert onnx_model.model_file().exists()  # exported once, then loaded without torch
     assert fast.dtype == np.float32 and np.allclose(np.linalg.norm(fast, axis=1), 1, atol=1e-5)
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "torch")
-    slow = np.stack([onnx_query.encode_query(q) for q in queries])
+    slow = np.stack([onnx_model.encode_query(q) for q in queries])
     assert (fast * slow).sum(axis=1).min() >= 0.9999
     # The same documents in the same order for every query, and each query's own one first.
     assert np.argsort(-(fast @ docs.T), axis=1).tolist() == \
@@ -86,29 +86,97 @@ def test_queries_through_onnx_match_torch_and_rank_alike(monkeypatch) -> None:
 
 
 def test_query_engine_is_checked(monkeypatch) -> None:
-    from dreamer import onnx_query
+    from dreamer import onnx_model
 
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "tensorrt")
     with pytest.raises(ConfigError, match="DREAMER_QUERY_ENGINE must be auto, onnx or torch"):
-        onnx_query.engine()
+        onnx_model.engine()
 
 
 def test_a_failing_onnx_model_falls_back_to_torch_unless_onnx_was_asked_for(
     monkeypatch, caplog
 ) -> None:
-    from dreamer import onnx_query
+    from dreamer import onnx_model
 
     def broken() -> None:
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(onnx_query, "session", broken)
-    monkeypatch.setattr(onnx_query, "_failed", None)
-    monkeypatch.setattr(onnx_query, "_available", lambda: True)
+    monkeypatch.setattr(onnx_model, "session", broken)
+    monkeypatch.setattr(onnx_model, "_failed", None)
+    monkeypatch.setattr(onnx_model, "_available", lambda: True)
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "onnx")
     with pytest.raises(OSError, match="No space left"):
-        onnx_query.encode_query("cache ttl")
+        onnx_model.encode_query("cache ttl")
     monkeypatch.setenv("DREAMER_QUERY_ENGINE", "auto")
-    vector = onnx_query.encode_query("cache ttl")
+    vector = onnx_model.encode_query("cache ttl")
     assert vector.shape == (embeddings.DIM,) and abs(float(np.linalg.norm(vector)) - 1) < 1e-4
     assert "ONNX model failed (OSError: No space left on device)" in caplog.text
-    assert onnx_query._failed is not None  # not tried again in this process
+    assert onnx_model._failed is not None  # not tried again in this process
+
+
+_DOCUMENTS = [
+    "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
+    "Run make migrate before the integration tests.",
+    "Invoice totals round half-even through money.round_total; never float arithmetic, "
+    "because the ledger export compares cents and a float sum drifts by one cent in about one "
+    "invoice of a thousand (seen in the March reconciliation).",
+    "CACHE_TTL in config.py is 500 seconds; callers rely on it.",
+    "Task: fix the refund rounding -> changed billing/refunds.py -> submitted.",
+    "ok",
+] * 3  # more than one batch: texts of very different lengths share batches, padded
+
+
+def test_documents_through_onnx_match_torch_float32_and_rank_alike(monkeypatch) -> None:
+    from dreamer import onnx_model
+
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    monkeypatch.setattr(onnx_model, "BATCH", 4)
+    fast = embeddings.encode_fresh(_DOCUMENTS, engine="onnx")
+    slow = embeddings.encode_fresh(_DOCUMENTS, engine="torch")
+    assert fast.shape == slow.shape == (len(_DOCUMENTS), embeddings.DIM)
+    assert fast.dtype == np.float32 and np.allclose(np.linalg.norm(fast, axis=1), 1, atol=1e-5)
+    assert (fast * slow).sum(axis=1).min() >= 0.9999  # the padding is masked out of the mean
+    order = lambda v: np.argsort(-(v @ v.T), axis=1)[:, :6].tolist()  # noqa: E731
+    assert order(fast) == order(slow)
+
+
+def test_the_documents_engine_follows_the_precision_and_is_checked(monkeypatch) -> None:
+    from dreamer import onnx_model
+
+    monkeypatch.setattr(onnx_model, "_available", lambda: True)
+    monkeypatch.setattr(onnx_model, "_bulk_failed", None)
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "bf16")
+    assert onnx_model.document_engine() == "torch"  # bfloat16 autocast is faster there
+    assert embeddings.tag() == f"{embeddings.MODEL_TAG}-bf16"
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    assert onnx_model.document_engine() == "onnx"
+    assert embeddings.tag() == embeddings.MODEL_TAG
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "bf16")
+    monkeypatch.setenv("DREAMER_EMBED_ENGINE", "onnx")  # float32 vectors, keyed as such
+    assert onnx_model.document_engine() == "onnx" and embeddings.tag() == embeddings.MODEL_TAG
+    monkeypatch.setenv("DREAMER_EMBED_ENGINE", "gpu")
+    with pytest.raises(ConfigError, match="DREAMER_EMBED_ENGINE must be auto, onnx or torch"):
+        onnx_model.document_engine()
+
+
+def test_failing_onnx_documents_fall_back_to_torch_unless_onnx_was_asked_for(
+    monkeypatch, caplog
+) -> None:
+    from dreamer import onnx_model
+
+    def broken(threads: int) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(onnx_model, "bulk_session", broken)
+    monkeypatch.setattr(onnx_model, "_bulk_failed", None)
+    monkeypatch.setattr(onnx_model, "_available", lambda: True)
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
+    monkeypatch.setenv("DREAMER_EMBED_ENGINE", "onnx")
+    with pytest.raises(OSError, match="No space left"):
+        embeddings.encode_fresh(_DOCUMENTS[:2])
+    monkeypatch.setenv("DREAMER_EMBED_ENGINE", "auto")
+    vectors = embeddings.encode_fresh(_DOCUMENTS[:2])
+    assert vectors.shape == (2, embeddings.DIM)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
+    assert "documents are embedded by torch: the ONNX model failed" in caplog.text
+    assert onnx_model.document_engine() == "torch"  # not tried again in this process

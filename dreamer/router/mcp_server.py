@@ -67,7 +67,7 @@ def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
     with the served alias), so that the first recall does not pay for them."""
     config = router.config
     if config.embeddings:
-        from dreamer.onnx_query import encode_query
+        from dreamer.onnx_model import encode_query
 
         encode_query("warm up")  # loads the query engine (exports the model on first use)
     for chosen in served_banks(resolver, bank):

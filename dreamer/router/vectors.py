@@ -51,11 +51,11 @@ class Embedder:
 
     def embed_query(self, text: str) -> list[float]:
         """The vector of one query (through ONNX Runtime where it is installed:
-        ``dreamer.onnx_query``); recent queries are cached (the harness repeats a query once
+        ``dreamer.onnx_model``); recent queries are cached (the harness repeats a query once
         per budget)."""
         hit = self._queries.get(text)
         if hit is None:
-            from dreamer.onnx_query import encode_query
+            from dreamer.onnx_model import encode_query
 
             hit = [float(x) for x in encode_query(text)]
             self._queries[text] = hit

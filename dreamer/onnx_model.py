@@ -1,17 +1,23 @@
-"""One query's vector through ONNX Runtime: the packaged MiniLM, exported once per machine.
+"""The packaged MiniLM through ONNX Runtime, exported once per machine: queries, and documents
+where the CPU has no native bfloat16.
 
 A recall embeds one short query. PyTorch's eager mode spends most of that on per-operation
 overhead (about 13 ms here under bfloat16 autocast, 15-22 ms in float32); ONNX Runtime runs the
 same graph in about 4-5 ms, with vectors of cosine 1.0000 to torch's float32 ones
-(``tests/test_embeddings.py`` checks the vectors and the ranking they give). Documents are still
-embedded by torch (``dreamer.embeddings``: in bulk, bfloat16 is faster there, and the cache holds
-its vectors); only queries come here.
+(``tests/test_embeddings.py`` checks the vectors and the ranking they give).
+
+Documents (``dreamer.embeddings``, in bulk) come here too when they are embedded in float32:
+ONNX Runtime does 53-59 texts/s on two AVX2 cores where torch does 36 (batches of 16 alike
+lengths, padded, mean-pooled over the mask). Where the CPU computes bfloat16 natively, torch
+under bfloat16 autocast is faster (107-111 texts/s against ONNX's 65-69) and keeps them.
+``DREAMER_EMBED_ENGINE`` picks the documents' engine (``auto``, ``onnx``, ``torch``) and
+``DREAMER_QUERY_ENGINE`` the queries' (``auto``: ONNX where onnxruntime and onnx are installed).
+Under ``auto``, an engine that fails is logged once and torch takes over.
 
 The model is exported with ``torch.onnx.export`` on first use, into ``DREAMER_MODEL_CACHE``
 (default ``$XDG_CACHE_HOME/dreamer`` or ``~/.cache/dreamer``), named by a fingerprint of the
 packaged files: a few seconds, once per machine, after which a process loads it in about 0.15 s
-without importing torch. ``DREAMER_QUERY_ENGINE`` picks the engine: ``auto`` (ONNX where
-onnxruntime and onnx are installed, else torch), ``onnx`` or ``torch``.
+without importing torch.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import logging
 import os
 import threading
 import warnings
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,10 +39,17 @@ import numpy as np
 from dreamer import settings
 
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+DIM = 384
 _lock = threading.Lock()
 _session: Any = None
+_bulk: dict[int, Any] = {}
+"""Sessions for documents, by thread count."""
 _failed: str | None = None
 """Why the ONNX path failed in this process, if it did (torch embeds the queries then)."""
+_bulk_failed: str | None = None
+"""The same for documents."""
+BATCH = 16
+"""Documents per run: alike lengths (the caller sorts them), so little is padded."""
 log = logging.getLogger(__name__)
 
 
@@ -49,6 +63,23 @@ def engine() -> str:
 
 def _setting() -> str:
     return settings.choice("DREAMER_QUERY_ENGINE", ("auto", "onnx", "torch"))
+
+
+def document_engine() -> str:
+    """``onnx`` or ``torch``: the engine that embeds documents in this process. Under ``auto``,
+    ONNX where the vectors are float32 (no native bfloat16) and it is installed and works."""
+    chosen = _document_setting()
+    if chosen != "auto":
+        return chosen
+    from dreamer import embeddings
+
+    if embeddings.precision() == "bf16" or _bulk_failed is not None:
+        return "torch"
+    return "onnx" if _available() else "torch"
+
+
+def _document_setting() -> str:
+    return settings.choice("DREAMER_EMBED_ENGINE", ("auto", "onnx", "torch"))
 
 
 @lru_cache(maxsize=1)
@@ -125,14 +156,16 @@ class _Session:
     """The ONNX session and the tokenizer, as sentence-transformers configures this model:
     truncation at its ``max_seq_length``, mean pooling over the tokens, unit length."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, threads: int = 1) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         folder = _model_dir()
         options = ort.SessionOptions()
         # One short query is too small to share between threads; one thread never spins.
-        options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        if threads > 1:  # idle threads sleep instead of spinning: the machine is shared
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), options,
                                             providers=["CPUExecutionProvider"])
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
@@ -150,16 +183,65 @@ class _Session:
         return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
 
 
+    def encode_many(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of ``texts``, in order, ``BATCH`` at a time (each padded to its
+        longest; the padding is masked out of the mean)."""
+        out = np.empty((len(texts), DIM), np.float32)
+        for start in range(0, len(texts), BATCH):
+            encoded = self.tokenizer.encode_batch(list(texts[start:start + BATCH]))
+            width = max(len(e.ids) for e in encoded)
+            ids = np.zeros((len(encoded), width), np.int64)
+            mask = np.zeros_like(ids)
+            types = np.zeros_like(ids)
+            for row, e in enumerate(encoded):
+                ids[row, :len(e.ids)] = e.ids
+                mask[row, :len(e.ids)] = e.attention_mask
+                types[row, :len(e.ids)] = e.type_ids
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                             "token_type_ids": types})[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
+            norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[start:start + len(encoded)] = pooled / norms
+        return out
+
+
+def _model_path() -> Path:
+    path = model_file()
+    if not path.exists():
+        export(path)
+    return path
+
+
 def session() -> _Session:
     """The loaded session, exporting the model first if this machine has no export yet."""
     global _session
     with _lock:
         if _session is None:
-            path = model_file()
-            if not path.exists():
-                export(path)
-            _session = _Session(path)
+            _session = _Session(_model_path())
         return _session
+
+
+def bulk_session(threads: int) -> _Session:
+    """A session for documents on ``threads`` threads (one per count, kept)."""
+    with _lock:
+        if threads not in _bulk:
+            _bulk[threads] = _Session(_model_path(), threads)
+        return _bulk[threads]
+
+
+def encode_documents(texts: Sequence[str], threads: int) -> np.ndarray | None:
+    """Unit vectors of ``texts`` (sorted by length by the caller), or None when the engine
+    failed under ``auto`` (logged once; torch embeds them then)."""
+    global _bulk_failed
+    try:
+        return bulk_session(threads).encode_many(texts)
+    except Exception as exc:
+        if _document_setting() == "onnx":  # asked for by name: no fallback
+            raise
+        _bulk_failed = f"{type(exc).__name__}: {exc}"
+        log.warning("documents are embedded by torch: the ONNX model failed (%s)", _bulk_failed)
+        return None
 
 
 def encode_query(text: str) -> np.ndarray:
@@ -176,4 +258,4 @@ def encode_query(text: str) -> np.ndarray:
             log.warning("queries are embedded by torch: the ONNX model failed (%s)", _failed)
     from dreamer import embeddings
 
-    return embeddings.encode_fresh([text], count=1)[0]
+    return embeddings.encode_fresh([text], count=1, engine="torch")[0]
