@@ -223,7 +223,7 @@ def run_suite(
     # first copy is made ahead, from the start: while the packs are built, then while earlier
     # attempts run their tests (the attempts take the tasks round-robin, in this order).
     copies = WorkspacePool()
-    copies.prefetch(tasks)
+    copies.prefetch(tasks, threads=max(1, config.workers))
     try:
         plan = plan_suite(tasks, bank, config, run_dir, compare, agent,
                           placebo_pool=placebo_pool, source_times=source_times)

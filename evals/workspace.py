@@ -214,9 +214,9 @@ class WorkspacePool:
     copy of the task is in use. A copy that comes back is restarted at its base commit (``git
     reset --hard`` + ``git clean -fdx``) in a background thread, so the next attempt does not
     wait for it (one that asks meanwhile waits for the restart rather than cloning); a copy that
-    cannot be restarted is deleted. ``prefetch(tasks)`` makes each task's first copy ahead, in
-    a background thread, while earlier attempts run their tests. ``close()`` deletes them all.
-    Cloning and deleting a copy per attempt cost more than the tests of small tasks.
+    cannot be restarted is deleted. ``prefetch(tasks, threads)`` makes each task's first copy
+    ahead, in background threads, while earlier attempts run their tests. ``close()`` deletes
+    them all. Cloning and deleting a copy per attempt cost more than the tests of small tasks.
     """
 
     AHEAD = 2
@@ -235,7 +235,7 @@ class WorkspacePool:
         """Copies back from an attempt and being restarted, by task."""
         self._restarts = ThreadPoolExecutor(1, thread_name_prefix="restart-workspaces")
         self._closed = False
-        self._ahead: threading.Thread | None = None
+        self._ahead: list[threading.Thread] = []
 
     @staticmethod
     def _key(task: Task) -> tuple[str, str, str | None]:
@@ -286,18 +286,25 @@ class WorkspacePool:
         if not restarted:
             ws.close()
 
-    def prefetch(self, tasks: Sequence[Task]) -> None:
+    def prefetch(self, tasks: Sequence[Task], threads: int = 1) -> None:
         """Make the first copy of each of ``tasks`` (in that order; a task with a copy is
-        skipped) in a background thread, at most ``AHEAD`` copies before attempts take them. A
-        copy that fails is left to the attempt, which makes it again and reports the error."""
+        skipped) in ``threads`` background threads (a suite's ``workers``: the first attempts of
+        every worker need one at once), at most ``max(AHEAD, threads)`` copies, made or being
+        made, before attempts take them. A copy that fails is left to the attempt, which makes
+        it again and reports the error."""
+        pending = iter(tasks)
+        ahead = max(self.AHEAD, threads)
+
         def run() -> None:
-            for task in tasks:
-                key = self._key(task)
+            while True:
                 with self._lock:
-                    while len(self._unclaimed) >= self.AHEAD and not self._closed:
+                    while (len(self._unclaimed) + len(self._making) >= ahead
+                           and not self._closed):
                         self._lock.wait()
-                    if self._closed:
+                    task = None if self._closed else next(pending, None)
+                    if task is None:
                         return
+                    key = self._key(task)
                     if key in self._idle or key in self._making or key in self._unneeded:
                         continue  # an attempt got there first, or none will take it
                     event = self._making[key] = threading.Event()
@@ -312,13 +319,16 @@ class WorkspacePool:
                             self._idle.setdefault(key, []).append(ws)
                             self._unclaimed.add(key)
                         del self._making[key]
+                        self._lock.notify_all()
                     event.set()
 
         with self._lock:
-            if self._ahead is not None or self._closed:
+            if self._ahead or self._closed:
                 raise RuntimeError("a pool prefetches once, before it is closed")
-            self._ahead = threading.Thread(target=run, name="prefetch-workspaces", daemon=True)
-        self._ahead.start()
+            self._ahead = [threading.Thread(target=run, name=f"prefetch-workspaces-{n}",
+                                            daemon=True) for n in range(max(1, threads))]
+        for thread in self._ahead:
+            thread.start()
 
     def unneeded(self, tasks: Iterable[Task]) -> None:
         """``tasks`` no attempt will take a copy of: the prefetcher skips them, and a copy it
@@ -339,11 +349,11 @@ class WorkspacePool:
         with self._lock:
             self._closed = True
             self._lock.notify_all()
-            ahead = self._ahead
+            ahead = list(self._ahead)
 
         def delete() -> None:
-            if ahead is not None:
-                ahead.join()  # it stops after the copy it is making, if any
+            for thread in ahead:
+                thread.join()  # it stops after the copy it is making, if any
             self._restarts.shutdown(wait=True)
             with self._lock:
                 copies, self._all, self._idle = self._all, [], {}

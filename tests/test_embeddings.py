@@ -130,8 +130,9 @@ def test_documents_through_onnx_match_torch_float32_and_rank_alike(monkeypatch) 
     from dreamer import onnx_model
 
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
-    monkeypatch.setattr(onnx_model, "BATCH", 4)
-    fast = embeddings.encode_fresh(_DOCUMENTS, engine="onnx")
+    monkeypatch.setattr(onnx_model, "BATCH", 2)  # several runs of texts on two callers
+    fast = embeddings.encode_fresh(_DOCUMENTS, count=2, engine="onnx")
+    assert np.array_equal(fast, embeddings.encode_fresh(_DOCUMENTS, count=1, engine="onnx"))
     slow = embeddings.encode_fresh(_DOCUMENTS, engine="torch")
     assert fast.shape == slow.shape == (len(_DOCUMENTS), embeddings.DIM)
     assert fast.dtype == np.float32 and np.allclose(np.linalg.norm(fast, axis=1), 1, atol=1e-5)
@@ -164,10 +165,10 @@ def test_failing_onnx_documents_fall_back_to_torch_unless_onnx_was_asked_for(
 ) -> None:
     from dreamer import onnx_model
 
-    def broken(threads: int) -> None:
+    def broken() -> None:
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(onnx_model, "bulk_session", broken)
+    monkeypatch.setattr(onnx_model, "session", broken)
     monkeypatch.setattr(onnx_model, "_bulk_failed", None)
     monkeypatch.setattr(onnx_model, "_available", lambda: True)
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")

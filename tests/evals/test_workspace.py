@@ -257,3 +257,40 @@ def test_a_task_no_attempt_needs_is_not_prefetched_and_does_not_hold_the_others_
         while len(made) < 3 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert made == ["drift-0", "drift-2", "drift-3"]
+
+
+def test_prefetching_on_two_threads_makes_two_copies_at_once_and_no_more_ahead(
+    drifted, monkeypatch
+) -> None:
+    from evals.workspace import WorkspacePool
+
+    task, _ = drifted
+    tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(5)]
+    guard = threading.Lock()
+    now, most, made = [0], [0], []
+    real = Workspace.create.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
+        with guard:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        try:
+            time.sleep(0.2)  # long enough for the other thread to start its own
+            return real(cls, task, *args, **kwargs)
+        finally:
+            with guard:
+                now[0] -= 1
+                made.append(task.instance_id)
+
+    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    with WorkspacePool() as pool:
+        pool.prefetch(tasks, threads=3)
+        deadline = time.monotonic() + 30
+        while len(made) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.4)
+        assert most[0] == 3 and sorted(made) == ["drift-0", "drift-1", "drift-2"]
+        for t in tasks:  # every attempt finds its copy made (or being made): none cloned twice
+            with pool.checkout(t):
+                pass
+        assert sorted(made) == [f"drift-{i}" for i in range(5)] and len(pool) == 5
