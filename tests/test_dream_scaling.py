@@ -11,12 +11,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 FLOOR_S = 0.05
 """CPU seconds below which a stage's time at 200 memories is timer noise (a stage of a few
 milliseconds varies by more than its own time with the machine's load and its BLAS threads)."""
 
 
+@pytest.mark.alone
 def test_no_stage_grows_more_than_12x_from_200_to_2000_memories() -> None:
     sys.path.insert(0, str(BENCHMARKS))
     from dream_scale import in_child
