@@ -41,7 +41,6 @@ import numpy as np
 from dreamer import settings
 
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-DIM = 384
 _lock = threading.Lock()
 _session: Any = None
 _failed: str | None = None
@@ -173,19 +172,12 @@ class _Session:
         self.tokenizer.enable_truncation(int(limit))
 
     def encode(self, text: str) -> np.ndarray:
-        encoded = self.tokenizer.encode(text)
-        feed = {"input_ids": np.array([encoded.ids], np.int64),
-                "attention_mask": np.array([encoded.attention_mask], np.int64),
-                "token_type_ids": np.array([encoded.type_ids], np.int64)}
-        hidden = self.session.run(None, feed)[0][0]  # (tokens, 384); nothing is padded
-        pooled = hidden.mean(axis=0)
-        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
-
+        return self.encode_many([text])[0]  # one text: nothing is padded
 
     def encode_many(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts``, in order, ``BATCH`` at a time (each padded to its
         longest; the padding is masked out of the mean)."""
-        out = np.empty((len(texts), DIM), np.float32)
+        out: list[np.ndarray] = []
         for start in range(0, len(texts), BATCH):
             encoded = self.tokenizer.encode_batch(list(texts[start:start + BATCH]))
             width = max(len(e.ids) for e in encoded)
@@ -201,8 +193,8 @@ class _Session:
             weights = mask[..., None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1.0)
             norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-            out[start:start + len(encoded)] = pooled / norms
-        return out
+            out.append((pooled / norms).astype(np.float32))
+        return np.concatenate(out)
 
 
 def _model_path() -> Path:

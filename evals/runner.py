@@ -108,26 +108,20 @@ class GradeCache:
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._guard = threading.Lock()
 
-    def get_or_run(self, key: tuple[str, str], run: Callable[[], Graded],
-                   waiting: AbstractContextManager[object] | None = None
+    def get_or_run(self, key: tuple[str, str], run: Callable[[], Graded]
                    ) -> tuple[Graded, bool]:
         """The cached grade for ``key`` (and True), or ``run()``'s, stored (and False).
 
-        When another thread is grading the same key, this one waits inside ``waiting`` (a
-        suite gives its worker slot back meanwhile, so another attempt can use it)."""
+        When another thread is grading the same key, this one waits for its grade (a suite's
+        thread holds no slot meanwhile: ``run`` takes the test slot itself)."""
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
-        if not lock.acquire(blocking=False):
-            with waiting or nullcontext():
-                lock.acquire()
-        try:
+        with lock:
             if key in self._done:
                 return self._done[key], True
             graded = run()
             self._done[key] = graded
             return graded, False
-        finally:
-            lock.release()
 
 
 def run_task(
@@ -135,7 +129,6 @@ def run_task(
     run_dir: Path | None = None, timeout: float = DEFAULT_TIMEOUT_S, *,
     cache: GradeCache | None = None, keep_workspace: bool = False,
     permutation: int | None = None, seed: int = 0, workspaces: WorkspacePool | None = None,
-    waiting: AbstractContextManager[object] | None = None,
     artifacts: Callable[[Callable[[], None]], object] | None = None,
     agent_slot: AbstractContextManager[object] | None = None,
     test_slot: AbstractContextManager[object] | None = None,
@@ -147,7 +140,6 @@ def run_task(
     empty patch, is unresolved without a test run. Patches are graded once per task (``cache``),
     and a working copy is made before the agent runs only for agents that read one. With
     ``workspaces`` the copies come from that pool (reused, restarted between attempts);
-    ``waiting`` is entered while waiting on ``cache`` for a patch another thread is testing;
     ``artifacts`` (e.g. an executor's ``submit``) is handed the writing of the artifacts instead
     of writing them here. ``agent_slot`` is held while the agent attempts the task and
     ``test_slot`` while a patch is graded (not while a known grade is looked up or awaited): a
@@ -177,7 +169,7 @@ def run_task(
             if cache is None:
                 graded = fresh()
             else:
-                graded, hit = cache.get_or_run(key, fresh, waiting)
+                graded, hit = cache.get_or_run(key, fresh)
     except InfraError as exc:
         graded = Graded("infra_error", exc.reason, {}, None, None, exc.detail, 0.0)
     result = TaskResult(

@@ -309,7 +309,6 @@ def plan_suite(
 
 def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
                 cache: GradeCache, copies: WorkspacePool | None,
-                waiting: Any = None,
                 artifacts: Callable[[Callable[[], None]], object] | None = None,
                 slots: tuple[Any, Any] = (None, None),
                 ) -> dict[str, Any]:
@@ -325,7 +324,7 @@ def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
         try:
             result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                               cache=cache, permutation=permutation, seed=config.seed,
-                              workspaces=copies, waiting=waiting, artifacts=artifacts,
+                              workspaces=copies, artifacts=artifacts,
                               agent_slot=slots[0], test_slot=slots[1])
         except Exception as exc:  # a harness bug must not sink the other attempts
             result = TaskResult(instance_id=job.task.instance_id, status="infra_error",

@@ -231,6 +231,7 @@ class WorkspacePool:
         self._unclaimed: set[tuple[str, str, str | None]] = set()
         """Prefetched copies no attempt has taken yet."""
         self._unneeded: set[tuple[str, str, str | None]] = set()
+        """Tasks no attempt will take a copy of: not prefetched."""
         self._restarting: dict[tuple[str, str, str | None], int] = {}
         """Copies back from an attempt and being restarted, by task."""
         self._restarts = ThreadPoolExecutor(1, thread_name_prefix="restart-workspaces")

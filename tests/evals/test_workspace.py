@@ -145,6 +145,19 @@ def test_a_pooled_copy_is_reused_and_restarted_at_the_base_commit(drifted) -> No
     assert not first.exists() and not other.path.exists()
 
 
+def _copies_made(monkeypatch) -> list[str]:  # noqa: ANN001
+    """The ids of the tasks ``Workspace.create`` makes copies of, in order, from now on."""
+    made: list[str] = []
+    real = Workspace.create.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
+        made.append(task.instance_id)
+        return real(cls, task, *args, **kwargs)
+
+    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    return made
+
+
 def test_a_copy_is_restarted_in_the_background_and_waited_for_or_deleted_if_it_fails(
     drifted, monkeypatch
 ) -> None:
@@ -191,14 +204,7 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
-    made: list[str] = []
-    real = Workspace.create.__func__  # type: ignore[attr-defined]
-
-    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
-        made.append(task.instance_id)
-        return real(cls, task, *args, **kwargs)
-
-    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    made = _copies_made(monkeypatch)
     restarted: list[str] = []
     real_restart = Workspace.restart
     monkeypatch.setattr(Workspace, "restart",
@@ -237,14 +243,7 @@ def test_a_task_no_attempt_needs_is_not_prefetched_and_does_not_hold_the_others_
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
-    made: list[str] = []
-    real = Workspace.create.__func__  # type: ignore[attr-defined]
-
-    def counting(cls, task, *args, **kwargs):  # noqa: ANN001
-        made.append(task.instance_id)
-        return real(cls, task, *args, **kwargs)
-
-    monkeypatch.setattr(Workspace, "create", classmethod(counting))
+    made = _copies_made(monkeypatch)
     with WorkspacePool() as pool:
         pool.unneeded([tasks[1]])
         pool.prefetch(tasks)
