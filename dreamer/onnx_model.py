@@ -9,8 +9,9 @@ same graph in about 4-5 ms, with vectors of cosine 1.0000 to torch's float32 one
 Documents (``dreamer.embeddings``, in bulk) come here too when they are embedded in float32:
 ONNX Runtime does 57-63 texts/s on two AVX2 cores where torch does 36-41 (batches of 16 alike
 lengths, padded, mean-pooled over the mask, on two callers of one session). Where the CPU
-computes bfloat16 natively, torch under bfloat16 autocast is faster (on stop 24's machine,
-107-111 texts/s against 65-69 for ONNX on one session of two threads) and keeps them.
+computes bfloat16 natively, torch with a bfloat16 copy of the model is faster and keeps them
+(on stop 24's machine, 107-111 texts/s under autocast against 65-69 for ONNX; on an AMX
+machine, 570 texts/s for the bfloat16 copy).
 ``DREAMER_EMBED_ENGINE`` picks the documents' engine (``auto``, ``onnx``, ``torch``) and
 ``DREAMER_QUERY_ENGINE`` the queries' (``auto``: ONNX where onnxruntime and onnx are installed).
 Under ``auto``, an engine that fails is logged once and torch takes over.

@@ -147,8 +147,8 @@ def test_the_documents_engine_follows_the_precision_and_is_checked(monkeypatch) 
     monkeypatch.setattr(onnx_model, "_available", lambda: True)
     monkeypatch.setattr(onnx_model, "_bulk_failed", None)
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "bf16")
-    assert onnx_model.document_engine() == "torch"  # bfloat16 autocast is faster there
-    assert embeddings.tag() == f"{embeddings.MODEL_TAG}-bf16"
+    assert onnx_model.document_engine() == "torch"  # the bfloat16 model is faster there
+    assert embeddings.tag() == f"{embeddings.MODEL_TAG}-{embeddings.HALF_TAG}"
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "fp32")
     assert onnx_model.document_engine() == "onnx"
     assert embeddings.tag() == embeddings.MODEL_TAG
