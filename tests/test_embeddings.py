@@ -37,7 +37,6 @@ def test_precision_is_checked_and_is_part_of_every_key(monkeypatch) -> None:
     assert embeddings.precision() == ("bf16" if embeddings._native_bf16() else "fp32")
 
 
-@pytest.mark.skipif(not embeddings._native_bf16(), reason="this CPU has no bfloat16 instructions")
 def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:
     texts = [
         "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
