@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dreamer import settings
-from dreamer.models import Bank, BankDiff, BankOrigin, MemoryStatus, ProvenanceEntry
+from dreamer.models import Bank, BankDiff, BankOrigin, Memory, MemoryStatus, ProvenanceEntry
 from dreamer.strategy import Strategy
 
 
@@ -29,12 +29,40 @@ class DreamResult:
 
 
 def active_tokens(bank: Bank) -> int:
-    """Tokens of the bank's active memories as the router renders them for a prompt (the
-    harness counts a bank the same way)."""
+    """Tokens of the bank's active memories as the router renders them for a prompt, one line
+    each (the harness counts a bank the same way): the tokens of the joined lines, counted line
+    by line so that a stage's new bank costs only its new lines.
+
+    The sum is exact: the tokenizer's pre-tokens never run past a newline into a line that starts
+    with a non-space character (every rendered line starts with ``- ``), so the joined text's
+    tokens are those of each line with its newline, and of the last line alone
+    (``tests/test_pipeline.py`` compares both counts).
+    """
     from dreamer.router import render
     from dreamer.tokens import count_tokens
 
-    return count_tokens("\n".join(render(m) for m in bank.active))
+    active = bank.active
+    if not active:
+        return 0
+    *lines, last = active
+    return sum(_line_tokens(m) for m in lines) + count_tokens(render(last))
+
+
+_LINE_TOKENS: dict[str, int] = {}
+"""Tokens of each memory's line and the newline after it, by memory id (the id hashes the type,
+summary, conditions and citations: all that the line shows)."""
+
+
+def _line_tokens(memory: Memory) -> int:
+    found = _LINE_TOKENS.get(memory.id)
+    if found is None:
+        from dreamer.router import render
+        from dreamer.tokens import count_tokens
+
+        if len(_LINE_TOKENS) >= settings.TEXTS_CACHED:
+            _LINE_TOKENS.clear()
+        found = _LINE_TOKENS[memory.id] = count_tokens(render(memory) + "\n")
+    return found
 
 
 def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> Any:

@@ -11,6 +11,12 @@ from pathlib import Path
 
 from dreamer.errors import ConfigError
 
+TEXTS_CACHED = 1 << 18
+"""Distinct texts each per-text cache keeps (token counts, code names, polarity, settings):
+more than the texts of a 100K bank, because a stage reads every memory in turn, and an LRU cache
+smaller than one pass keeps nothing for the next (at 65,536 entries a 100K dream re-read every
+text in every stage)."""
+
 
 def home() -> Path:
     """The project directory for dreamer's state; created on first use."""

@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dreamer.settings import TEXTS_CACHED
+
 if TYPE_CHECKING:
     import tiktoken
 
@@ -46,7 +48,7 @@ def encoding() -> tiktoken.Encoding:
     return tiktoken.get_encoding(ENCODING)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS_CACHED)
 def count_tokens(text: str) -> int:
     """How many tokens ``text`` takes (0 for the empty string)."""
     if not text:

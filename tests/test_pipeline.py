@@ -238,3 +238,31 @@ def test_ablate_without_a_bank_dreams_every_repository_of_the_suite() -> None:
     sample = Path(__file__).resolve().parents[1] / "datasets" / "sample"
     out = CliRunner().invoke(app, ["ablate", "--suite", str(sample), "--repo", "acme/nowhere"])
     assert out.exit_code == 2 and "has no task of acme/nowhere" in out.output
+
+
+def test_active_tokens_counted_line_by_line_equal_the_joined_texts_count(tmp_path: Path) -> None:
+    import sys
+
+    from dreamer.models import Bank, BankOrigin
+    from dreamer.pipeline import active_tokens
+    from dreamer.router import render
+    from dreamer.tokens import count_tokens
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from synthetic_bank import synthetic_bank
+
+    # Lines that end in punctuation, spaces or a newline of their own, digits and non-ASCII
+    # text: where a tokenizer could merge across the join if any could.
+    awkward = [planted.memory("domain", summary, [planted.session("a1")], 3) for summary in (
+        "Ends in a full stop.", "Ends in spaces   ", "Two lines:\nthe second\n", "It's 100%!",
+        "Ünïcode — ça marche ✓", "x" * 300, "`make test`\n\n", "123456789",
+    )]
+    strategy, context = _default(tmp_path)
+    banks = [planted.extraction_bank(), synthetic_bank(600),
+             Bank(origin=BankOrigin(kind="extraction"), memories=tuple(awkward))]
+    banks.append(dream(banks[0], strategy, context).bank)
+    for bank in banks:
+        whole = count_tokens("\n".join(render(m) for m in bank.active))
+        assert active_tokens(bank) == whole > 0
+        assert active_tokens(bank) == whole  # again, from the per-line cache
+    assert active_tokens(Bank(origin=BankOrigin(kind="extraction"), memories=())) == 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -72,9 +72,9 @@ _HNSW_EF_CONSTRUCTION = 80
 _HNSW_EF_SEARCH = 96
 
 
-@dataclass(frozen=True)
-class Pair:
-    """A candidate pair (``i < j``, indices into the texts) and its cosine similarity."""
+class Pair(NamedTuple):
+    """A candidate pair (``i < j``, indices into the texts) and its cosine similarity (a tuple:
+    a 100K bank has about 400,000 of them per stage)."""
 
     i: int
     j: int
@@ -89,8 +89,25 @@ class Neighbours:
     pairs: tuple[Pair, ...]
 
     def sim(self, i: int, j: int) -> float:
-        """Cosine similarity of texts ``i`` and ``j`` (vectors are unit length)."""
-        return round(float(self.vectors[i] @ self.vectors[j]), 6)
+        """Cosine similarity of texts ``i`` and ``j`` (vectors are unit length), as ``cosines``
+        computes the pairs' scores."""
+        return round(float(self.vectors[i].astype(np.float64) @ self.vectors[j]), 6)
+
+
+PAIR_CHUNK = 65_536
+"""Pairs whose vectors are gathered at once to score them (two float32 rows of 384 each: 200 MB)."""
+
+
+def cosines(vectors: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """The cosine of each pair ``(i[n], j[n])`` of unit ``vectors``, rounded to 6 decimals: sums
+    of float32 products in float64 (each product exact), so the order they are added in does not
+    show at 6 decimals and ``Neighbours.sim`` of a pair gives its score."""
+    out = np.empty(len(i), np.float64)
+    for start in range(0, len(i), PAIR_CHUNK):
+        a = vectors[i[start:start + PAIR_CHUNK]]
+        b = vectors[j[start:start + PAIR_CHUNK]]
+        out[start:start + PAIR_CHUNK] = np.einsum("ij,ij->i", a, b, dtype=np.float64)
+    return np.round(out, 6)
 
 
 def _text_key(text: str) -> str:
@@ -209,7 +226,8 @@ class Similarity:
         for i, block in enumerate(blocks if blocks is not None else [None] * len(texts)):
             members.setdefault(block, []).append(i)
         keys = [_text_key(t) for t in texts] if self.backend == "minilm" else []
-        found: dict[tuple[int, int], float] = {}
+        firsts: list[np.ndarray] = []
+        seconds: list[np.ndarray] = []
         for block, indices in members.items():
             if len(indices) < 2:
                 continue
@@ -224,15 +242,21 @@ class Similarity:
                 block_keys = [keys[i] for i in indices]
                 index.add(block_keys, rows)
                 near = index.knn(block_keys, rows, k)
-            for a, row in enumerate(near):
-                i = indices[a]
-                for b in row:
-                    j = indices[b]
-                    key = (min(i, j), max(i, j))
-                    if key not in found:
-                        found[key] = round(float(vectors[key[0]] @ vectors[key[1]]), 6)
-        ranked = sorted((-s, i, j) for (i, j), s in found.items() if s >= threshold)
-        return Neighbours(vectors, tuple(Pair(i, j, -s) for s, i, j in ranked))
+            at = np.asarray(indices, dtype=np.int64)
+            firsts.append(np.repeat(at, [len(row) for row in near]))
+            seconds.append(at[np.fromiter((b for row in near for b in row), np.int64)])
+        if not firsts:
+            return Neighbours(vectors, ())
+        first, second = np.concatenate(firsts), np.concatenate(seconds)
+        # Each pair once, as (lower, higher) index, whichever of the two found the other.
+        unique = np.unique(np.minimum(first, second) * len(texts) + np.maximum(first, second))
+        low, high = np.divmod(unique, len(texts))
+        scores = cosines(vectors, low, high)
+        kept = scores >= threshold
+        low, high, scores = low[kept], high[kept], scores[kept]
+        ranked = np.lexsort((high, low, -scores))  # best first, then by index
+        return Neighbours(vectors, tuple(map(Pair, low[ranked].tolist(), high[ranked].tolist(),
+                                             scores[ranked].tolist())))
 
     @staticmethod
     def _transient_knn(rows: np.ndarray, k: int) -> list[list[int]]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dreamer.models import CitationKind, Memory
+from dreamer.settings import TEXTS_CACHED
 
 _TOO_COMMON = frozenset({"tests", "test", "src", "lib", "main", "README.md", "setup.py"})
 """Names every memory of a repository may carry: they tie nothing to one fact."""
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS_CACHED)
 def _named(text: str) -> frozenset[str]:
     from dreamer.extract.gate import specifics
 
@@ -32,7 +33,7 @@ def subject(memory: Memory) -> frozenset[str]:
     """The names ``memory`` is about (see the module docstring)."""
     found = _BY_ID.get(memory.id)
     if found is None:
-        if len(_BY_ID) >= 262_144:
+        if len(_BY_ID) >= TEXTS_CACHED:
             _BY_ID.clear()
         found = _BY_ID[memory.id] = _subject(memory)
     return found
@@ -60,7 +61,7 @@ def code_names(memory: Memory) -> frozenset[str]:
     return text_code_names(" ".join((memory.summary, *memory.conditions)))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS_CACHED)
 def text_code_names(text: str) -> frozenset[str]:
     """The code names (see ``code_names``) that ``text`` states."""
     return frozenset(n for n in _named(text) if n and n not in _TOO_COMMON

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from dreamer.settings import TEXTS_CACHED
+
 _BACKTICK = re.compile(r"`([^`]+)`|(?<!\w)['\"]([^'\"\n]{3,60})['\"](?!\w)")
 _ANCHOR = re.compile(
     r"(?:(?<![\w-])--?[a-z][\w-]+)"                 # command flags
@@ -98,12 +100,12 @@ def polarity(text: str) -> dict[str, int]:
     return {a: (next(iter(s)) if len(s) == 1 else 0) for a, s in signs.items()}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS_CACHED)
 def _polarity(text: str) -> tuple[tuple[str, int], ...]:
     return tuple(polarity(text).items())
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXTS_CACHED)
 def _assignments(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(assignments(text).items())
 
