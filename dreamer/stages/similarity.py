@@ -68,8 +68,12 @@ EXACT_MAX = 1024
 """Blocks of at most this many texts are searched exactly; larger ones through HNSW."""
 _HNSW_M = 32
 """Links per node of the HNSW graph."""
-_HNSW_EF_CONSTRUCTION = 80
-_HNSW_EF_SEARCH = 96
+_HNSW_EF_CONSTRUCTION = 40
+_HNSW_EF_SEARCH = 48
+"""Candidates kept while building and searching the graph. On 5,000 MiniLM vectors of the
+synthetic bank (about one repository's block at 100K), 40 and 48 find 99.96% of each text's
+8 nearest (99.99% at 80 and 96) in 78% of the building time and 61% of the search time; searching
+among a random 30% of them (a stage's own members), 99.80% (99.96% at 80 and 96)."""
 
 
 class Pair(NamedTuple):

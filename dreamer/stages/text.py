@@ -60,8 +60,10 @@ document changing next good readme first last clean simple
 """.split())
 
 
+@lru_cache(maxsize=TEXTS_CACHED)
 def anchors(text: str, keep_case: bool = False) -> frozenset[str]:
-    """The checkable, specific tokens of ``text``, lower-cased unless ``keep_case``."""
+    """The checkable, specific tokens of ``text``, lower-cased unless ``keep_case`` (read once
+    per text and process: linking, compression and forgetting read the same memories' texts)."""
     found = {(tick or quoted).strip() for tick, quoted in _BACKTICK.findall(text)}
     found |= {m.group(0).strip(".-") for m in _ANCHOR.finditer(text)}
     return frozenset(a if keep_case else a.lower() for a in found

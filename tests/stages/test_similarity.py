@@ -15,6 +15,34 @@ def test_pairs_are_bounded_by_k() -> None:
     assert near.pairs == Similarity("tfidf").neighbours(texts, k=3).pairs  # deterministic
 
 
+def test_pairs_are_each_texts_nearest_scored_as_sim_and_ranked_best_first() -> None:
+    import numpy as np
+
+    texts = [f"rule {i} about module_{i % 7} and setting_{i % 5}" for i in range(60)]
+    blocks = [i % 2 for i in range(60)]
+    near = Similarity("tfidf").neighbours(texts, k=3, threshold=0.2, blocks=blocks)
+    v = near.vectors
+    pairs = {(p.i, p.j): p.score for p in near.pairs}
+    assert len(pairs) == len(near.pairs) and all(i < j for i, j in pairs)
+    assert all(blocks[i] == blocks[j] for i, j in pairs)  # never across blocks
+    assert all(score == near.sim(i, j) >= 0.2 for (i, j), score in pairs.items())
+    assert all(abs(score - float(v[i] @ v[j])) < 1e-6 for (i, j), score in pairs.items())
+    ranked = [(-p.score, p.i, p.j) for p in near.pairs]
+    assert ranked == sorted(ranked)
+    # Every text's 3 nearest of its block (searched exactly here) above the threshold are in:
+    # any text more alike than its third nearest (ties at the third may go either way).
+    for i in range(60):
+        alike = sorted((float(v[i] @ v[j]), j) for j in range(60) if j != i
+                       and blocks[j] == blocks[i])[::-1]
+        third = alike[2][0]
+        assert all((min(i, j), max(i, j)) in pairs for s, j in alike if s > third + 1e-6
+                   and s >= 0.2)
+        found = sum((min(i, j), max(i, j)) in pairs for s, j in alike
+                    if s >= third - 1e-6 and s >= 0.2)
+        assert found >= min(3, sum(s >= 0.2 for s, _ in alike))
+    assert np.isclose(np.linalg.norm(v, axis=1), 1).all()
+
+
 def test_minilm_tells_paraphrases_from_other_topics(planted) -> None:
     sim = Similarity("minilm")
     texts = [m.summary for m in planted.STATUS] + [planted.INTEGRATION.summary]
