@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from dreamer.extract.candidate import Candidate
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.injection import find_injections
 from dreamer.extract.screening import screen
+from dreamer.settings import TEXTS_CACHED
 
 
 class Reason(StrEnum):
@@ -79,16 +81,18 @@ def facts(text: str) -> set[str]:
 _DOTTED = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")
 
 
-def specifics(text: str) -> set[str]:
+@lru_cache(maxsize=TEXTS_CACHED)
+def specifics(text: str) -> frozenset[str]:
     """Facts, file paths and dotted names: what ties ``text`` to this code base rather than any.
 
     A Python file's path also counts as its module's dotted name, so ``shop/legacy.py`` in a
-    lesson meets ``from shop.legacy import ...`` in a diff.
+    lesson meets ``from shop.legacy import ...`` in a diff. Read once per text and process (the
+    extractor, the write gate and the dream's stages read the same texts).
     """
     paths = {m.group(0) for m in PATH.finditer(text)}
     dotted = {m.group(0) for m in _DOTTED.finditer(PATH.sub(" ", text))}
     modules = {p[:-3].replace("/", ".") for p in paths if p.endswith(".py")}
-    return facts(text) | paths | dotted | modules
+    return frozenset(facts(text) | paths | dotted | modules)
 
 
 def words(text: str) -> set[str]:
