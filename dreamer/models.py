@@ -58,17 +58,20 @@ class _ContentAddressed(_Frozen):
             raise ValueError(f"id {given!r} does not match the content, whose id is {model.id!r}")
         return model
 
-    _CACHED: ClassVar[frozenset[str]] = frozenset()
-    """Names of the hashes a subclass caches in the instance's ``__dict__`` (``id`` as a
-    ``cached_property``): computed once per frozen model, dropped from a copy whose content
-    changed (``model_copy`` would otherwise carry them over to content they do not hash)."""
+    _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {}
+    """The hashes a subclass caches in the instance's ``__dict__`` (``id`` as a
+    ``cached_property``), each with the fields it hashes (None: all of them): computed once per
+    frozen model, dropped from a copy that changes one of those fields (``model_copy`` would
+    otherwise carry them over to content they do not hash) and kept by one that does not (a
+    dream changes the status and links of most memories, never their id)."""
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Self:
         copied = super().model_copy(update=update, deep=deep)
         if update:
-            for name in self._CACHED:
-                copied.__dict__.pop(name, None)
+            for name, fields in self._CACHED.items():
+                if fields is None or not fields.isdisjoint(update):
+                    copied.__dict__.pop(name, None)
         return copied
 
 
@@ -272,7 +275,11 @@ class Memory(_ContentAddressed):
     tags: tuple[str, ...] = ()
     """Free labels, e.g. ``injection`` for text that addressed the memory writer."""
 
-    _CACHED: ClassVar[frozenset[str]] = frozenset({"id", "_state_hash"})
+    _ID_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {"type", "scope", "summary", "conditions", "citations"})
+    """What a memory's id hashes: what it says and its evidence, not its state."""
+    _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {
+        "id": _ID_FIELDS, "_state_hash": None}
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
@@ -280,9 +287,7 @@ class Memory(_ContentAddressed):
         return content_hash(self._content(), prefix="mem_")
 
     def _content(self) -> dict[str, Any]:
-        return self.model_dump(
-            mode="json", include={"type", "scope", "summary", "conditions", "citations"}
-        )
+        return self.model_dump(mode="json", include=set(self._ID_FIELDS))
 
     def state_hash(self) -> str:
         """Hash of everything a bank version fixes about this memory.
@@ -326,7 +331,7 @@ class Bank(_ContentAddressed):
     created_at: datetime | None = None
     memories: tuple[Memory, ...] = ()
 
-    _CACHED: ClassVar[frozenset[str]] = frozenset({"id"})
+    _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {"id": frozenset({"memories"})}
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property

@@ -64,6 +64,22 @@ def test_memory_id_ignores_state_but_the_bank_id_does_not() -> None:
     assert Bank(memories=(a,)).id == Bank(memories=(c,)).id
 
 
+def test_a_copy_keeps_only_the_hashes_its_changes_leave_valid() -> None:
+    a = fact()
+    before = (a.id, a.state_hash())
+    moved = a.model_copy(update={"status": MemoryStatus.DORMANT})
+    assert "id" in moved.__dict__ and "_state_hash" not in moved.__dict__
+    fresh = Memory.model_validate(moved.model_dump(exclude={"id"}))  # nothing cached
+    assert moved.id == fresh.id == before[0]
+    assert moved.state_hash() == fresh.state_hash() != before[1]
+    reworded = a.model_copy(update={"summary": "Payments reserve stock first"})
+    assert reworded.id == fact("Payments reserve stock first").id != a.id
+    bank = Bank(memories=(a,))
+    assert bank.model_copy(update={"repo": "acme/shop"}).id == bank.id
+    assert bank.model_copy(update={"memories": (moved,)}).id == Bank(memories=(moved,)).id \
+        != bank.id
+
+
 def test_bank_id_is_order_blind_and_content_sensitive() -> None:
     one, two = fact(), fact("Payments reserve stock and create the fulfilment together")
     assert Bank(memories=(one, two)).id == Bank(memories=(two, one)).id
