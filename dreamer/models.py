@@ -331,7 +331,8 @@ class Bank(_ContentAddressed):
     created_at: datetime | None = None
     memories: tuple[Memory, ...] = ()
 
-    _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {"id": frozenset({"memories"})}
+    _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {
+        "id": frozenset({"memories"}), "active": frozenset({"memories"})}
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property
@@ -343,9 +344,10 @@ class Bank(_ContentAddressed):
         pairs = sorted((m.id, m.state_hash()) for m in memories)
         return content_hash(pairs, prefix="bank_")
 
-    @property
+    @cached_property
     def active(self) -> tuple[Memory, ...]:
-        return tuple(m for m in self.memories if m.is_active)
+        """The active memories, in the bank's order (read once per frozen bank)."""
+        return tuple(m for m in self.memories if m.status is MemoryStatus.ACTIVE)
 
     def get(self, memory_id: str) -> Memory | None:
         for memory in self.memories:
