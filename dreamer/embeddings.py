@@ -168,7 +168,6 @@ def tag() -> str:
     return MODEL_TAG if onnx_model.document_engine() == "onnx" else f"{MODEL_TAG}-{HALF_TAG}"
 
 
-
 def key(text: str) -> str:
     return hashlib.sha256(f"{tag()}\0{text}".encode()).hexdigest()
 

@@ -347,7 +347,7 @@ class Bank(_ContentAddressed):
     @cached_property
     def active(self) -> tuple[Memory, ...]:
         """The active memories, in the bank's order (read once per frozen bank)."""
-        return tuple(m for m in self.memories if m.status is MemoryStatus.ACTIVE)
+        return tuple(m for m in self.memories if m.is_active)
 
     def get(self, memory_id: str) -> Memory | None:
         for memory in self.memories:
