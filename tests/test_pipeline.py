@@ -266,3 +266,47 @@ def test_active_tokens_counted_line_by_line_equal_the_joined_texts_count(tmp_pat
         assert active_tokens(bank) == whole > 0
         assert active_tokens(bank) == whole  # again, from the per-line cache
     assert active_tokens(Bank(origin=BankOrigin(kind="extraction"), memories=())) == 0
+
+
+def test_a_dream_hides_its_heap_from_the_collector_and_then_gives_it_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """During a dream the bank is frozen out of the cyclic collector's full passes; after it,
+    even one whose stage fails, nothing stays frozen and a cycle made meanwhile is collected."""
+    import gc
+    import weakref
+
+    from dreamer.stages import STAGES
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    seen: list[int] = []
+    cycles: list[weakref.ref[Node]] = []
+    dedupe = STAGES.get("dedupe")
+    run = dedupe.run
+
+    def watched(self, bank, context):  # type: ignore[no-untyped-def]
+        seen.append(gc.get_freeze_count())
+        node = Node()
+        cycles.append(weakref.ref(node))
+        del node
+        return run(self, bank, context)
+
+    monkeypatch.setattr(dedupe, "run", watched)
+    assert gc.get_freeze_count() == 0
+    strategy, context = _default(tmp_path)
+    result = dream(planted.extraction_bank(), strategy, context)
+    assert seen and seen[0] > 0  # the bank and what was built before the stage: frozen
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert cycles[0]() is None
+    assert result.bank.active
+
+    def failing(self, bank, context):  # type: ignore[no-untyped-def]
+        raise RuntimeError("stage broke")
+
+    monkeypatch.setattr(dedupe, "run", failing)
+    with pytest.raises(RuntimeError, match="stage broke"):
+        dream(planted.extraction_bank(), strategy, make_context(strategy, skills_dir=tmp_path))
+    assert gc.get_freeze_count() == 0
