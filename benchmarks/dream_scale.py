@@ -65,6 +65,12 @@ def use_stand_in() -> None:
     similarity._MiniLM.encode = classmethod(encode)  # type: ignore[method-assign, assignment]
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished workers (a dream's shards)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
             night: bool = False) -> dict[str, Any]:
     """Dream a synthetic bank of ``size`` in this process; per-stage CPU and wall seconds (the
@@ -73,9 +79,9 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
     sys.path.insert(0, str(HERE))
     from synthetic_bank import synthetic_bank
 
+    from dreamer.bank_tokens import active_tokens
     from dreamer.lm import lm_name
-    from dreamer.pipeline import active_tokens, dream, make_context
-    from dreamer.stages import STAGES
+    from dreamer.pipeline import dream, make_context
     from dreamer.stages.base import memory_text
     from dreamer.strategy import load_strategy
 
@@ -94,31 +100,19 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
     context.similarity.embed(["warm up"])
     load_s = time.perf_counter() - started
     stages: dict[str, dict[str, float]] = {}
-
-    def timed(name: str, run: Any) -> Any:
-        def wrapper(self: Any, current: Any, ctx: Any) -> Any:
-            cpu, wall = time.process_time(), time.perf_counter()
-            try:
-                return run(self, current, ctx)
-            finally:
-                took = {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}
-                best = stages.setdefault(name, took)
-                stages[name] = {k: min(best[k], took[k]) for k in took}
-        return wrapper
-
-    for name, _ in plan.stage_configs():
-        cls = STAGES.get(name)
-        cls.run = timed(name, cls.run)  # type: ignore[method-assign]
     texts = sorted({memory_text(m) for m in bank.memories})
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu, wall = _cpu(), time.perf_counter()
     if not night:
         context.similarity.embed(texts)
-    embed = {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall}
+    embed = {"cpu": _cpu() - cpu, "wall": time.perf_counter() - wall}
     total = {"cpu": float("inf"), "wall": float("inf")}
     for attempt in range(repeat):
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall = _cpu(), time.perf_counter()
         result = dream(bank, plan, context if attempt == 0 else make_context(plan))
-        total = {"cpu": min(total["cpu"], time.process_time() - cpu + embed["cpu"]),
+        for name, took in result.timings.items():  # with shards: CPU of all, wall of the longest
+            best = stages.setdefault(name, took)
+            stages[name] = {k: min(best[k], took[k]) for k in took}
+        total = {"cpu": min(total["cpu"], _cpu() - cpu + embed["cpu"]),
                  "wall": min(total["wall"], time.perf_counter() - wall + embed["wall"])}
     return {
         "size": len(bank.memories), "texts": len(texts), "model_load_s": load_s,
@@ -128,6 +122,8 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
                   for k in ("cpu", "wall")},
         "active_after": len(result.bank.active),
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_worker_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        "shards": result.shards,
     }
 
 
@@ -150,8 +146,15 @@ def in_child(size: int, stand_in: bool, repeat: int = 1, single_blas: bool = Fal
         [str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
     if single_blas:
         env.update(dict.fromkeys(BLAS_THREADS, "1"))
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _workers(run: dict[str, Any]) -> str:
+    if run["shards"] < 2:
+        return ""
+    return (f" (the stages in {run['shards']} shard processes, the largest "
+            f"{run['peak_worker_rss_mib']:.0f} MiB; stage CPU summed, wall the longest shard's)")
 
 
 def main(argv: list[str]) -> None:
@@ -181,8 +184,8 @@ def main(argv: list[str]) -> None:
         runs.append(run)
         print(f"\n{run['size']} memories ({run['texts']} distinct texts, {run['repos']} "
               f"repositories) -> {run['active_after']} active; peak memory "
-              f"{run['peak_rss_mib']:.0f} MiB; embedder loaded in {run['model_load_s']:.1f}s",
-              flush=True)
+              f"{run['peak_rss_mib']:.0f} MiB{_workers(run)}; embedder loaded in "
+              f"{run['model_load_s']:.1f}s", flush=True)
         rate = run["texts"] / max(run["embed"]["wall"], 1e-9)
         print(f"  {'embed':<15} cpu {run['embed']['cpu']:8.2f}s  wall "
               f"{run['embed']['wall']:8.2f}s  ({rate:.0f} embeddings/s)")

@@ -69,6 +69,12 @@ def threads() -> int:
         if count < 1:
             raise ConfigError(f"DREAMER_EMBED_THREADS must be a whole number >= 1, not {raw!r}")
         return count
+    return idle_cores()
+
+
+def idle_cores() -> int:
+    """The cores idle over a 0.1 s sample (rounded; at least one), sampled at most every
+    ``_FREE_FOR_S`` seconds."""
     now = time.monotonic()
     if _free[0] is None or now - _free[1] > _FREE_FOR_S:
         import psutil
@@ -121,6 +127,8 @@ def torch_threads(count: int | None) -> Iterator[None]:
 
 
 _lock = threading.RLock()
+# A process forked while another thread held the lock (a dream's shard worker) starts free.
+os.register_at_fork(after_in_child=lambda: globals().update(_lock=threading.RLock()))
 _model: Any = None
 _half: Any = None
 _vectors: dict[str, np.ndarray] = {}
@@ -230,17 +238,77 @@ def encode_fresh(texts: Sequence[str], count: int | None = None,
             out[order] = found
             return out
     half = precision() == "bf16"
-    with torch_threads(count):
-        # sentence-transformers sorts each call by length too; one call keeps batches full.
-        vectors = (half_model() if half else model()).encode(
-            [texts[i] for i in order], batch_size=BATCH, normalize_embeddings=not half,
-            show_progress_bar=False, convert_to_numpy=True)
-    vectors = vectors.astype(np.float32, copy=False)
-    if half:  # normalised in float32 (bfloat16 keeps 8 bits of mantissa)
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    ordered = [texts[i] for i in order]
+    count = count or threads()
+    net = half_model() if half else model()  # loaded here, so forked processes share it
+    if count > 1 and len(texts) >= FORK_MIN and _may_fork():
+        vectors = _encode_forked(net, ordered, count, half)
+    else:
+        with torch_threads(count):
+            vectors = _encode_with(net, ordered, half)
     out = np.empty((len(texts), vectors.shape[1]), np.float32)
     out[order] = vectors
     return out
+
+
+FORK_MIN = 2_048
+"""Texts from which torch embeds in ``count`` forked processes of one thread each rather than
+one process of ``count`` threads: on two AMX cores, 403-411 texts/s against 365-371 (the same
+4,000 texts, one run); a few texts would not pay for the processes."""
+
+
+def _encode_with(net: Any, texts: list[str], half: bool) -> np.ndarray:
+    # sentence-transformers sorts each call by length too; one call keeps batches full.
+    vectors = net.encode(texts, batch_size=BATCH, normalize_embeddings=not half,
+                         show_progress_bar=False, convert_to_numpy=True)
+    vectors = vectors.astype(np.float32, copy=False)
+    if half:  # normalised in float32 (bfloat16 keeps 8 bits of mantissa)
+        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return vectors
+
+
+def _may_fork() -> bool:
+    import multiprocessing
+
+    return ("fork" in multiprocessing.get_all_start_methods()
+            and not multiprocessing.current_process().daemon)  # a daemon may not have children
+
+
+def _encode_forked(net: Any, texts: list[str], count: int, half: bool) -> np.ndarray:
+    """``texts`` (sorted by length) dealt in turn to ``count`` forked processes, each
+    embedding its share on one thread (torch's thread pool does not survive a fork; one thread
+    never uses it), so every share's batches are of alike lengths."""
+    import multiprocessing
+
+    global _shared
+    shares = [texts[i::count] for i in range(count)]
+    _shared = (net, half)  # the workers read the model from their forked memory, not a pipe
+    try:
+        with multiprocessing.get_context("fork").Pool(count, initializer=_one_thread) as pool:
+            parts = pool.map(_encode_share, shares)
+    finally:
+        _shared = None
+    out = np.empty((len(texts), parts[0].shape[1]), np.float32)
+    for i, part in enumerate(parts):
+        out[i::count] = part
+    return out
+
+
+_shared: tuple[Any, bool] | None = None
+"""The model and its precision, for the processes ``_encode_forked`` forks."""
+
+
+def _encode_share(texts: list[str]) -> np.ndarray:
+    if _shared is None:
+        raise RuntimeError("only a process forked by _encode_forked embeds a share")
+    net, half = _shared
+    return _encode_with(net, texts, half)
+
+
+def _one_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def encode(texts: Sequence[str]) -> np.ndarray:

@@ -46,6 +46,10 @@ class GateError(DreamerError):
         super().__init__(message + ("".join(f"\n  - {r}" for r in self.reasons)))
 
 
+class DreamError(DreamerError):
+    """A dream could not finish: a shard's worker process died (killed, out of memory)."""
+
+
 class LMRunError(DreamerError):
     """A run that needs a language model cannot go on: the model is unreachable, refused the
     trial call, or failed on more calls than the run tolerates. Commands exit with

@@ -65,6 +65,14 @@ class _ContentAddressed(_Frozen):
     otherwise carry them over to content they do not hash) and kept by one that does not (a
     dream changes the status and links of most memories, never their id)."""
 
+    def keep_hashes(self, **hashes: str) -> None:
+        """Cache hashes of this very content computed by another process (a dream's shard
+        worker, from its forked copy), so they are not computed again here."""
+        for name, value in hashes.items():
+            if name not in self._CACHED:
+                raise ValueError(f"{type(self).__name__} caches no hash named {name!r}")
+            self.__dict__.setdefault(name, value)
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None,
                    deep: bool = False) -> Self:
         copied = super().model_copy(update=update, deep=deep)

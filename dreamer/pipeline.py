@@ -12,12 +12,13 @@ import gc
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from dreamer import settings
-from dreamer.models import Bank, BankDiff, BankOrigin, Memory, MemoryStatus, ProvenanceEntry
+from dreamer.bank_tokens import TokenParts, token_parts, tokens_of
+from dreamer.models import Bank, BankDiff, BankOrigin, MemoryStatus, ProvenanceEntry
 from dreamer.strategy import Strategy
 
 
@@ -29,43 +30,11 @@ class DreamResult:
     diff: BankDiff
     provenance: tuple[ProvenanceEntry, ...]
     metrics: dict[str, Any] = field(default_factory=dict)
-
-
-def active_tokens(bank: Bank) -> int:
-    """Tokens of the bank's active memories as the router renders them for a prompt, one line
-    each (the harness counts a bank the same way): the tokens of the joined lines, counted line
-    by line so that a stage's new bank costs only its new lines.
-
-    The sum is exact: the tokenizer's pre-tokens never run past a newline into a line that starts
-    with a non-space character (every rendered line starts with ``- ``), so the joined text's
-    tokens are those of each line with its newline, and of the last line alone
-    (``tests/test_pipeline.py`` compares both counts).
-    """
-    from dreamer.router import render
-    from dreamer.tokens import count_tokens
-
-    active = bank.active
-    if not active:
-        return 0
-    *lines, last = active
-    return sum(_line_tokens(m) for m in lines) + count_tokens(render(last))
-
-
-_LINE_TOKENS: dict[str, int] = {}
-"""Tokens of each memory's line and the newline after it, by memory id (the id hashes the type,
-summary, conditions and citations: all that the line shows)."""
-
-
-def _line_tokens(memory: Memory) -> int:
-    found = _LINE_TOKENS.get(memory.id)
-    if found is None:
-        from dreamer.router import render
-        from dreamer.tokens import count_tokens
-
-        if len(_LINE_TOKENS) >= settings.TEXTS_CACHED:
-            _LINE_TOKENS.clear()
-        found = _LINE_TOKENS[memory.id] = count_tokens(render(memory) + "\n")
-    return found
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
+    """CPU and wall seconds of each stage (with shards: CPU summed, wall the longest shard's);
+    apart from ``metrics``, which two dreams of one bank give alike."""
+    shards: int = 1
+    """The processes the stages ran in (``dreamer.shards``)."""
 
 
 def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> Any:
@@ -108,44 +77,98 @@ def _long_lived() -> Iterator[Any]:
 
 
 def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamResult:
-    """Run ``strategy``'s stages over ``bank`` in order and return the candidate."""
-    with _long_lived() as keep:
-        return _dream(bank, strategy, context, keep)
-
-
-def _dream(bank: Bank, strategy: Strategy, context: Any | None, keep: Any) -> DreamResult:
-    from dreamer.lm import lm_name
-    from dreamer.stages import STAGES
+    """Run ``strategy``'s stages over ``bank`` in order and return the candidate. A bank of
+    several repositories may be dreamt in shards on several cores (``dreamer.shards``): the
+    same candidate, diff, provenance and metrics as in one process."""
+    from dreamer import shards
 
     context = context if context is not None else make_context(strategy)
     if context.lm is not None and context.lm_usage is None:
         from dreamer.lm import usage_for
 
         context.lm_usage = usage_for(context.lm)
-    current: Bank = bank
-    provenance: list[ProvenanceEntry] = []
-    stage_metrics: dict[str, dict[str, Any]] = {}
-    before_tokens = active_tokens(bank)
-    tokens = before_tokens
-    from dreamer import progress
+    if context.now is None:  # forgetting's present: the input's, whatever the shard
+        context = replace(context, now=newest(bank))
+    with _long_lived() as keep:
+        plan = shards.plan(bank, context)
+        run = shards.run(bank, strategy, context, plan) if plan else \
+            run_stages(bank, strategy, context, keep)
+        return _finish(bank, strategy, context, run)
 
+
+def newest(bank: Bank) -> Any:
+    """The time of the newest evidence among the bank's active memories (None: no times)."""
+    return max((m.created_at for m in bank.active if m.created_at is not None), default=None)
+
+
+@dataclass
+class StagesRun:
+    """What the stages made of a bank (or of one shard of it): the last bank, the provenance
+    in order, each stage's own metrics, and before the first stage and after each, the active
+    memories and their token parts."""
+
+    bank: Bank
+    provenance: list[list[ProvenanceEntry]]
+    """One list per stage."""
+    metrics: list[tuple[str, dict[str, Any]]]
+    active: list[int]
+    parts: list[list[TokenParts]]
+    """Before the first stage and after each: the active lines' token parts (one per shard
+    that has active memories)."""
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
+    shards: int = 1
+
+
+def run_stages(bank: Bank, strategy: Strategy, context: Any, keep: Any,
+               first_key: Any = None) -> StagesRun:
+    """Run the stages in order; ``first_key`` orders the input's last active line among
+    shards (None: its position in ``bank``)."""
+    import time
+
+    from dreamer import progress
+    from dreamer.stages import STAGES
+
+    active = bank.active
+    run = StagesRun(bank, [], [], [len(active)], [token_parts(
+        active, len(active) - 1 if first_key is None else first_key)])
     stages = list(strategy.stage_configs())
     step = progress.start(f"dream ({strategy.name})", len(stages))
     for name, config in stages:
-        result = STAGES.get(name)(config).run(current, context)
+        cpu, wall = time.process_time(), time.perf_counter()
+        result = STAGES.get(name)(config).run(run.bank, context)
+        took = run.timings.setdefault(name, {"cpu": 0.0, "wall": 0.0})
+        took["cpu"] += time.process_time() - cpu
+        took["wall"] += time.perf_counter() - wall
         step.advance(detail=name)
-        after = active_tokens(result.bank)
-        stage_metrics[name] = {
-            **result.metrics,
-            "active_memories": {"before": len(current.active), "after": len(result.bank.active)},
-            "active_tokens": {"before": tokens, "after": after},
-        }
-        current, tokens = result.bank, after
-        provenance.extend(result.provenance)
+        run.bank = result.bank
+        active = result.bank.active
+        run.metrics.append((name, result.metrics))
+        run.active.append(len(active))
+        run.parts.append(token_parts(active, active[-1].id if active else None))
+        run.provenance.append(list(result.provenance))
         keep()
+    return run
+
+
+def _finish(bank: Bank, strategy: Strategy, context: Any, run: StagesRun) -> DreamResult:
+    from dreamer.lm import lm_name
+
+    tokens = [tokens_of(p) for p in run.parts]
+    stage_metrics = {
+        name: {**own, "active_memories": {"before": run.active[i], "after": run.active[i + 1]},
+               "active_tokens": {"before": tokens[i], "after": tokens[i + 1]}}
+        for i, (name, own) in enumerate(run.metrics)
+    }
     lm_usage = _lm_usage(context)
     if context.lm_usage is not None:
         context.lm_usage.check(f"the dream of {bank.id} with strategy {strategy.name}")
+    repos = {m.id: m.scope.repo or "" for m in run.bank.memories}
+
+    def repo(entry: ProvenanceEntry) -> str:
+        return repos.get(entry.output or (entry.inputs[0] if entry.inputs else ""), "")
+
+    # Each stage's entries by repository (stable): one order whether or not it ran in shards.
+    provenance = [entry for stage in run.provenance for entry in sorted(stage, key=repo)]
     touched = {i for entry in provenance for i in entry.inputs}
     provenance.extend(
         ProvenanceEntry(stage="pipeline", action="kept", inputs=(m.id,), output=m.id,
@@ -160,18 +183,19 @@ def _dream(bank: Bank, strategy: Strategy, context: Any | None, keep: Any) -> Dr
         note=f"dream of {bank.id} with strategy {strategy.name}",
     )
     candidate = Bank(repo=bank.repo, parent_id=bank.id, origin=origin,
-                     memories=tuple(sorted(current.memories, key=lambda m: m.id)))
+                     memories=tuple(sorted(run.bank.memories, key=lambda m: m.id)))
     metrics = {
         "strategy": strategy.name,
         "config_hash": strategy.config_hash(),
-        "active_memories": {"before": len(bank.active), "after": len(candidate.active)},
-        "active_tokens": {"before": before_tokens, "after": tokens},
+        "active_memories": {"before": run.active[0], "after": len(candidate.active)},
+        "active_tokens": {"before": tokens[0], "after": tokens[-1]},
         "memories": len(candidate.memories),
         "stages": stage_metrics,
         "lm_usage": lm_usage,
     }
     prov = tuple(provenance)
-    return DreamResult(candidate, BankDiff.between(bank, candidate, prov), prov, metrics)
+    return DreamResult(candidate, BankDiff.between(bank, candidate, prov), prov, metrics,
+                       run.timings, run.shards)
 
 
 def _lm_usage(context: Any) -> dict[str, Any]:

@@ -77,7 +77,18 @@ def start(name: str, total: int | None = None) -> Step:
     return Step(name, total)
 
 
+def silence() -> None:
+    """No more events from this process (a forked worker: its parent reports its progress)."""
+    global _silenced
+    _silenced = True
+
+
+_silenced = False
+
+
 def _emit(step: Step, event: Event) -> None:
+    if _silenced:
+        return
     with _lock:
         listeners = list(_listeners)
     for listener in listeners:

@@ -199,7 +199,7 @@ class _Job:
 
 def bank_tokens(bank: Bank) -> int:
     """Tokens of the bank's active memories, counted as the dream counts them."""
-    from dreamer.pipeline import active_tokens
+    from dreamer.bank_tokens import active_tokens
 
     return active_tokens(bank)
 

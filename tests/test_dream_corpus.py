@@ -65,7 +65,7 @@ def _follow(bank: Bank, memory_id: str) -> str:
 def test_default_has_three_times_fewer_active_tokens(sample) -> None:  # type: ignore[no-untyped-def]
     # Five times fewer before dedupe and abstraction kept every named identifier (an episode
     # that names what its rule does not stays in retrieval); measured 7,290 -> 1,804 since.
-    from dreamer.pipeline import active_tokens
+    from dreamer.bank_tokens import active_tokens
 
     raw = active_tokens(_union(list(sample.raw.values())))
     dreamt = active_tokens(_union([d.bank for d in sample.dreams.values()]))

@@ -180,3 +180,23 @@ def test_failing_onnx_documents_fall_back_to_torch_unless_onnx_was_asked_for(
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-4)
     assert "documents are embedded by torch: the ONNX model failed" in caplog.text
     assert onnx_model.document_engine() == "torch"  # not tried again in this process
+
+
+@pytest.mark.parametrize("precision", ["bf16", "fp32"])
+def test_many_texts_embedded_in_forked_processes_match_one_process(monkeypatch,
+                                                                   precision: str) -> None:
+    texts = [f"{verb} {thing} in module_{n}.py before release {n % 7}."
+             for n, (verb, thing) in enumerate(
+                 (v, t) for v in ("Check", "Never change", "Round", "Migrate", "Cache")
+                 for t in ("LEGACY_STATUS_CODES", "the invoice totals", "CACHE_TTL",
+                           "the refund path", "orders/status.py", "the nightly job")
+                 for _ in range(3))]
+    monkeypatch.setenv("DREAMER_EMBED_PRECISION", precision)
+    monkeypatch.setenv("DREAMER_EMBED_ENGINE", "torch")
+    alone = embeddings.encode_fresh(texts, count=1)
+    monkeypatch.setattr(embeddings, "FORK_MIN", 16)
+    forked = embeddings.encode_fresh(texts, count=2)
+    assert forked.shape == alone.shape == (len(texts), embeddings.DIM)
+    # each text keeps its own vector, whichever process and batch embedded it
+    assert (alone * forked).sum(axis=1).min() >= 0.99999
+    assert embeddings._shared is None

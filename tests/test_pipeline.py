@@ -243,8 +243,8 @@ def test_ablate_without_a_bank_dreams_every_repository_of_the_suite() -> None:
 def test_active_tokens_counted_line_by_line_equal_the_joined_texts_count(tmp_path: Path) -> None:
     import sys
 
+    from dreamer.bank_tokens import active_tokens
     from dreamer.models import Bank, BankOrigin
-    from dreamer.pipeline import active_tokens
     from dreamer.router import render
     from dreamer.tokens import count_tokens
 

@@ -227,9 +227,9 @@ def _dream_union(store: Any, repos: list[str], strategy: str, sets: list[str] | 
     router's scope filter keeps each task to its repository): a suite spanning several
     repositories is evaluated on one bank, as ``dreamer.loop.dream_union`` builds it. Returns
     the ablation row's summary; no alias moves."""
+    from dreamer.bank_tokens import active_tokens
     from dreamer.loop import extraction_bank
     from dreamer.models import Bank, BankOrigin
-    from dreamer.pipeline import active_tokens
 
     strat, lm_obj = _strategy(strategy, None, sets, lm)
     results: list[Any] = []

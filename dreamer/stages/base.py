@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -55,6 +56,10 @@ class StageContext:
     """Where promotion writes skill checklists; None: ``settings.home()/skills``."""
     sessions: Mapping[str, Session] = field(default_factory=dict)
     """Sessions cited by the bank (without events), for branches and times; may be empty."""
+    now: datetime | None = None
+    """The dream's present: the newest evidence among the input's active memories (the
+    pipeline sets it, so each shard of a dream decays memories against the same present);
+    None: the newest among the memories a stage sees."""
 
 
 @dataclass(frozen=True)

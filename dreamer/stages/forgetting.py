@@ -71,7 +71,7 @@ class Forgetting(Stage):
         judge = make_judge(context)
         members = editor.active()
         times = [m.created_at for m in members if m.created_at is not None]
-        now = max(times) if times else None
+        now = context.now if context.now is not None else max(times) if times else None
         # Sessions a lesson was learnt from, whatever became of that lesson since.
         taught = taught_sessions(bank)
         reasons: dict[str, int] = {}
