@@ -71,6 +71,37 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+class _TreeMemory:
+    """The peak of this process's and its children's proportional set size (PSS: a page that
+    forked processes share counts once in all), sampled every 0.5 s in a thread."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.peak = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        import psutil
+
+        me = psutil.Process()
+        while not self._done.wait(0.5):
+            total = 0
+            for process in [me, *me.children(recursive=True)]:
+                try:
+                    total += process.memory_full_info().pss
+                except (psutil.Error, AttributeError):
+                    continue
+            self.peak = max(self.peak, total / 2**20)
+
+    def stop(self) -> float:
+        self._done.set()
+        self._thread.join()
+        return self.peak
+
+
 def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
             night: bool = False) -> dict[str, Any]:
     """Dream a synthetic bank of ``size`` in this process; per-stage CPU and wall seconds (the
@@ -101,6 +132,7 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
     load_s = time.perf_counter() - started
     stages: dict[str, dict[str, float]] = {}
     texts = sorted({memory_text(m) for m in bank.memories})
+    memory = _TreeMemory()
     cpu, wall = _cpu(), time.perf_counter()
     if not night:
         context.similarity.embed(texts)
@@ -124,6 +156,7 @@ def measure(size: int, stand_in: bool = False, seed: int = 7, repeat: int = 1,
         "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "peak_worker_rss_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
         "shards": result.shards,
+        "peak_tree_pss_mib": memory.stop(),
     }
 
 
@@ -151,10 +184,12 @@ def in_child(size: int, stand_in: bool, repeat: int = 1, single_blas: bool = Fal
 
 
 def _workers(run: dict[str, Any]) -> str:
+    tree = f", with its workers {run['peak_tree_pss_mib']:.0f} MiB (PSS)"
     if run["shards"] < 2:
-        return ""
-    return (f" (the stages in {run['shards']} shard processes, the largest "
-            f"{run['peak_worker_rss_mib']:.0f} MiB; stage CPU summed, wall the longest shard's)")
+        return tree
+    return (f"{tree} (the stages in {run['shards']} shard processes, the largest "
+            f"{run['peak_worker_rss_mib']:.0f} MiB RSS; stage CPU summed, wall the longest "
+            "shard's)")
 
 
 def main(argv: list[str]) -> None:
@@ -199,7 +234,7 @@ def main(argv: list[str]) -> None:
             night = in_child(size, False, cache=cache, night=True)
             print(f"  next night, {night['size']} memories (1% new), the cache warm: total cpu "
                   f"{night['total']['cpu']:.2f}s, wall {night['total']['wall']:.2f}s; peak "
-                  f"memory {night['peak_rss_mib']:.0f} MiB", flush=True)
+                  f"memory {night['peak_rss_mib']:.0f} MiB{_workers(night)}", flush=True)
     for a, b in zip(runs, runs[1:], strict=False):
         growth = {name: b["stages"][name]["cpu"] / max(a["stages"][name]["cpu"], 1e-3)
                   for name in b["stages"]}

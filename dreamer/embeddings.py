@@ -60,6 +60,8 @@ def threads() -> int:
     """Torch threads for bulk embedding: ``DREAMER_EMBED_THREADS``, or the cores the machine
     leaves free (idle over a 0.1 s sample, rounded; at least one). Not the load average: it
     still counts, for a minute, the work that just ended (the previous step of a nightly run)."""
+    if _limit is not None:
+        return _limit
     raw = os.environ.get("DREAMER_EMBED_THREADS", "").strip()
     if raw:
         try:
@@ -70,6 +72,21 @@ def threads() -> int:
             raise ConfigError(f"DREAMER_EMBED_THREADS must be a whole number >= 1, not {raw!r}")
         return count
     return idle_cores()
+
+
+_limit: int | None = None
+
+
+@contextmanager
+def limited(count: int) -> Iterator[None]:
+    """Embed on ``count`` threads in the block, whatever was idle before it (a dream's first
+    shard: its workers take the other cores meanwhile)."""
+    global _limit
+    before, _limit = _limit, count
+    try:
+        yield
+    finally:
+        _limit = before
 
 
 def idle_cores() -> int:

@@ -91,7 +91,7 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
         context = replace(context, now=newest(bank))
     with _long_lived() as keep:
         plan = shards.plan(bank, context)
-        run = shards.run(bank, strategy, context, plan) if plan else \
+        run = shards.run(bank, strategy, context, plan, keep) if plan else \
             run_stages(bank, strategy, context, keep)
         return _finish(bank, strategy, context, run)
 

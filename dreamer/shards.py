@@ -2,10 +2,15 @@
 
 No stage compares, merges or links memories of two repositories (scopes never leak), and the
 one thing a stage reads from the whole bank, forgetting's present, travels in the stage context.
-So the repositories of a large bank are dealt into shards, each dreamt by a worker process
-forked from the dreaming one (the bank, the vectors embedded so far and the model come along
-without a copy), and the shards' runs are put back together: the same candidate bank, diff,
+So the repositories of a large bank are dealt into shards, the first dreamt in the dreaming
+process, each other one meanwhile by a worker process forked from it (the bank, the vectors
+embedded so far and the model come along without a copy), and the shards' runs are put back
+together: the same candidate bank, diff,
 provenance and metrics as one process gives (``tests/test_shards.py`` compares them).
+
+A worker is forked even from a process with other threads (a Prefect task's): it takes no lock
+another thread may hold (the embedder's is renewed at a fork; torch and faiss run one thread,
+without the OpenMP pools a fork does not carry) and reports no progress of its own.
 
 ``DREAMER_DREAM_WORKERS`` sets the processes (default: the cores idle when the dream starts,
 as the embedder counts them; at most one per repository); 1 dreams in this process. A bank of
@@ -22,7 +27,7 @@ import os
 import pickle
 import sys
 from collections.abc import Hashable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -89,24 +94,27 @@ _job: tuple[Bank, Strategy, Any] | None = None
 """The dream whose shards the forked workers read (set only while they run)."""
 
 
-def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan) -> StagesRun:
-    """Dream each shard of ``bank`` in a forked worker; their runs merged in shard order."""
-    from dreamer import progress
+def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -> StagesRun:
+    """Dream the first shard of ``bank`` in this process and each other one in a forked worker
+    meanwhile; their runs merged in shard order. (This process would otherwise only wait: a
+    worker less is one copy less of what the workers write of the forked memory, and the first
+    shard is neither sent nor rebuilt.)"""
+    from dreamer import embeddings
+    from dreamer.pipeline import run_stages
 
     global _job
     _job = (bank, strategy, context)
-    done: dict[int, bytes] = {}
+    mine, *others = shards.shards
     try:
         fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(len(shards.shards), mp_context=fork,
+        with ProcessPoolExecutor(len(others), mp_context=fork,
                                  initializer=_start_worker) as pool:
             # Every worker is forked at the first submission, before a progress bar's thread.
-            futures = {pool.submit(_dream_shard, s): n for n, s in enumerate(shards.shards)}
-            step = progress.start(f"dream ({strategy.name}, {len(futures)} shards)",
-                                  len(futures))
-            for future in as_completed(futures):
-                done[futures[future]] = future.result()
-                step.advance()
+            futures = [pool.submit(_dream_shard, shard) for shard in others]
+            shard, last = _shard(bank, mine)
+            with embeddings.limited(1):  # the workers take the other cores
+                runs = [run_stages(shard, strategy, context, keep, first_key=last)]
+            sent = [future.result() for future in futures]
     except BrokenProcessPool as exc:
         raise DreamError(
             f"a worker dreaming one of {len(shards.shards)} shards of a bank of "
@@ -114,20 +122,26 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan) -> StagesRun
             "process with DREAMER_DREAM_WORKERS=1 if memory is short") from exc
     finally:
         _job = None
-    runs = []
-    for positions, data in zip(shards.shards, (done[n] for n in sorted(done)), strict=True):
-        shard: ShardRun = _Reader(data, bank).load()
-        for position, (memory_id, state) in zip(positions, shard.hashes, strict=True):
+    for positions, data in zip(others, sent, strict=True):
+        got: ShardRun = _Reader(data, bank).load()
+        for position, (memory_id, state) in zip(positions, got.hashes, strict=True):
             bank.memories[position].keep_hashes(id=memory_id, _state_hash=state)
-        memories = _rebuilt(bank, shard)
-        runs.append(replace(shard.run, bank=shard.run.bank.model_copy(
-            update={"memories": memories})))
+        runs.append(replace(got.run, bank=got.run.bank.model_copy(
+            update={"memories": _rebuilt(bank, got)})))
     return merge(runs)
+
+
+def _shard(bank: Bank, positions: tuple[int, ...]) -> tuple[Bank, int | None]:
+    """The shard's bank, and the input position of its last active memory."""
+    memories = tuple(bank.memories[p] for p in positions)
+    last = next((p for p in reversed(positions) if bank.memories[p].is_active), None)
+    return bank.model_copy(update={"memories": memories}), last
 
 
 def _start_worker() -> None:
     """In a new worker: one thread for torch and faiss (their OpenMP pools do not survive a
-    fork; one thread never uses them) and no progress of its own."""
+    fork; one thread never uses them) and no progress of its own (the dreaming process reports
+    its own shard's)."""
     global _in_worker
     _in_worker = True
     os.environ["DREAMER_EMBED_THREADS"] = "1"
@@ -151,7 +165,7 @@ class ShardRun(NamedTuple):
 
 
 def _dream_shard(positions: tuple[int, ...]) -> bytes:
-    """Dream one shard. Most memories come out as the input with a new status or links:
+    """Dream one shard in a worker. Most memories come out as the input with a new status or links:
     sending only those fields back costs a tenth of sending whole memories, which the merging
     process would read alone. Hashes are computed here, in parallel, for the same reason."""
     from dreamer.pipeline import run_stages
@@ -159,9 +173,8 @@ def _dream_shard(positions: tuple[int, ...]) -> bytes:
     if _job is None:
         raise RuntimeError("a shard's worker runs only inside dreamer.shards.run")
     bank, strategy, context = _job
-    memories = tuple(bank.memories[p] for p in positions)
-    last = next((p for p in reversed(positions) if bank.memories[p].is_active), None)
-    shard = bank.model_copy(update={"memories": memories})
+    shard, last = _shard(bank, positions)
+    memories = shard.memories
     ran = run_stages(shard, strategy, context, keep=lambda: None, first_key=last)
     position = {m.id: p for p, m in zip(positions, memories, strict=True)}
     kept, made = [], []
