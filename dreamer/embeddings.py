@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from dreamer import settings
-from dreamer.errors import ConfigError
 
 MODEL_TAG = "minilm-l6-v2"
 """Names the model in every cache key: a change of model never reuses old vectors."""
@@ -62,16 +61,7 @@ def threads() -> int:
     still counts, for a minute, the work that just ended (the previous step of a nightly run)."""
     if _limit is not None:
         return _limit
-    raw = os.environ.get("DREAMER_EMBED_THREADS", "").strip()
-    if raw:
-        try:
-            count = int(raw)
-        except ValueError:
-            count = 0
-        if count < 1:
-            raise ConfigError(f"DREAMER_EMBED_THREADS must be a whole number >= 1, not {raw!r}")
-        return count
-    return idle_cores()
+    return settings.count("DREAMER_EMBED_THREADS") or idle_cores()
 
 
 _limit: int | None = None

@@ -51,3 +51,18 @@ def choice(variable: str, options: tuple[str, ...]) -> str:
         raise ConfigError(f"{variable} must be {', '.join(options[:-1])} or {options[-1]}, "
                           f"not {raw!r}")
     return raw
+
+
+def count(variable: str) -> int | None:
+    """The whole number >= 1 that ``variable`` sets (None: unset or empty), or a ConfigError
+    naming it."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ConfigError(f"{variable} must be a whole number >= 1, not {raw!r}")
+    return value

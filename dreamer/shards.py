@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from dreamer.errors import ConfigError, DreamError
+from dreamer.errors import DreamError
 from dreamer.models import Bank, Citation, Link, Memory
 from dreamer.strategy import Strategy
 
@@ -53,18 +53,9 @@ class Plan:
 
 def workers() -> int:
     """``DREAMER_DREAM_WORKERS``, or the cores idle when the dream starts."""
-    raw = os.environ.get("DREAMER_DREAM_WORKERS", "").strip()
-    if not raw:
-        from dreamer import embeddings
+    from dreamer import embeddings, settings
 
-        return embeddings.idle_cores()
-    try:
-        count = int(raw)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise ConfigError(f"DREAMER_DREAM_WORKERS must be a whole number >= 1, not {raw!r}")
-    return count
+    return settings.count("DREAMER_DREAM_WORKERS") or embeddings.idle_cores()
 
 
 def plan(bank: Bank, context: Any) -> Plan | None:
