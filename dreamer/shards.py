@@ -5,8 +5,8 @@ one thing a stage reads from the whole bank, forgetting's present, travels in th
 So the repositories of a large bank are dealt into shards, the first dreamt in the dreaming
 process, each other one meanwhile by a worker process forked from it (the bank, the vectors
 embedded so far and the model come along without a copy), and the shards' runs are put back
-together: the same candidate bank, diff,
-provenance and metrics as one process gives (``tests/test_shards.py`` compares them).
+together: the same candidate bank, diff, provenance and metrics as one process gives
+(``tests/test_shards.py`` compares them).
 
 A worker is forked even from a process with other threads (a Prefect task's): it takes no lock
 another thread may hold (the embedder's is renewed at a fork; torch and faiss run one thread,
@@ -156,9 +156,10 @@ class ShardRun(NamedTuple):
 
 
 def _dream_shard(positions: tuple[int, ...]) -> bytes:
-    """Dream one shard in a worker. Most memories come out as the input with a new status or links:
-    sending only those fields back costs a tenth of sending whole memories, which the merging
-    process would read alone. Hashes are computed here, in parallel, for the same reason."""
+    """Dream one shard in a worker. Most memories come out as the input with a new status or
+    links: sending only those fields back costs a tenth of sending whole memories, which the
+    merging process would read alone. Hashes are computed here, in parallel, for the same
+    reason."""
     from dreamer.pipeline import run_stages
 
     if _job is None:
