@@ -248,7 +248,7 @@ def encode_fresh(texts: Sequence[str], count: int | None = None,
     ordered = [texts[i] for i in order]
     count = count or threads()
     net = half_model() if half else model()  # loaded here, so forked processes share it
-    if count > 1 and len(texts) >= FORK_MIN and _may_fork():
+    if count > 1 and len(texts) >= FORK_MIN and may_fork():
         vectors = _encode_forked(net, ordered, count, half)
     else:
         with torch_threads(count):
@@ -274,7 +274,9 @@ def _encode_with(net: Any, texts: list[str], half: bool) -> np.ndarray:
     return vectors
 
 
-def _may_fork() -> bool:
+def may_fork() -> bool:
+    """Whether this process may fork workers: the platform forks, and it is not a daemon (a
+    multiprocessing pool's worker, which may not have children)."""
     import multiprocessing
 
     return ("fork" in multiprocessing.get_all_start_methods()

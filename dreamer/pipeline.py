@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,7 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
         return _finish(bank, strategy, context, run)
 
 
-def newest(bank: Bank) -> Any:
+def newest(bank: Bank) -> datetime | None:
     """The time of the newest evidence among the bank's active memories (None: no times)."""
     return max((m.created_at for m in bank.active if m.created_at is not None), default=None)
 

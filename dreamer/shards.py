@@ -16,7 +16,8 @@ without the OpenMP pools a fork does not carry) and reports no progress of its o
 as the embedder counts them; at most one per repository); 1 dreams in this process. A bank of
 fewer than ``SHARD_MIN`` memories, a dream with a language model (its calls and their
 accounting stay in one process), the TF-IDF backend (a text's vector depends on the texts it
-is fitted with) and a platform without ``fork`` are dreamt in this process.
+is fitted with), a platform without ``fork`` and a daemonic process (which may not have
+children) are dreamt in this process.
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ def plan(bank: Bank, context: Any) -> Plan | None:
         return None
     if context.similarity.backend != "minilm":
         return None  # TF-IDF weighs a text by the others it is fitted with: not per shard
-    if "fork" not in multiprocessing.get_all_start_methods():
+    from dreamer import embeddings
+
+    if not embeddings.may_fork():
         return None
     by_repo: dict[Hashable, list[int]] = {}
     for position, memory in enumerate(bank.memories):

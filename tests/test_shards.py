@@ -39,12 +39,13 @@ def _dream(bank, workers: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     return dream(bank, strategy, make_context(strategy, skills_dir=tmp_path / "skills"))
 
 
+@pytest.mark.parametrize("workers", [2, 3])
 def test_shards_dream_what_one_process_dreams(stand_in, monkeypatch: pytest.MonkeyPatch,
-                                              tmp_path: Path) -> None:
+                                              tmp_path: Path, workers: int) -> None:
     bank = stand_in
     alone = _dream(bank, "1", monkeypatch, tmp_path)
-    sharded = _dream(bank, "2", monkeypatch, tmp_path)
-    assert (alone.shards, sharded.shards) == (1, 2)
+    sharded = _dream(bank, str(workers), monkeypatch, tmp_path)
+    assert (alone.shards, sharded.shards) == (1, workers)
     assert sharded.bank.id == alone.bank.id != bank.id
     assert sharded.bank.model_dump() == alone.bank.model_dump()
     assert sharded.diff == alone.diff  # provenance included, in the same order
@@ -68,6 +69,10 @@ def test_a_shard_deals_whole_repositories_and_balances_them(
     assert sorted(positions) == list(range(len(bank.memories)))
     repos = [{bank.memories[p].scope.repo for p in shard} for shard in plan.shards]
     assert all(a.isdisjoint(b) for i, a in enumerate(repos) for b in repos[i + 1:])
+    # balanced: shards differ by at most one repository's memories
+    sizes = [len(shard) for shard in plan.shards]
+    largest = max(sum(m.scope.repo == r for m in bank.memories) for r in set().union(*repos))
+    assert max(sizes) - min(sizes) <= largest
     # no more shards than repositories, and none with TF-IDF or below the size floor
     monkeypatch.setenv("DREAMER_DREAM_WORKERS", "9")
     assert len(shards.plan(bank, make_context(load_strategy("default"))).shards) == 4
