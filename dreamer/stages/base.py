@@ -26,6 +26,7 @@ from dreamer.models import (
     Scope,
     Session,
     Usage,
+    shared,
 )
 from dreamer.registry import Registry
 from dreamer.stages.similarity import Similarity
@@ -76,6 +77,8 @@ class Stage:
 
     name: ClassVar[str] = ""
     Config: ClassVar[type[StageConfig]] = StageConfig
+    embeds: ClassVar[bool] = False
+    """Whether ``run`` asks ``context.similarity`` for vectors of active memories' texts."""
 
     def __init__(self, config: StageConfig | None = None) -> None:
         self.config = config if config is not None else self.Config()
@@ -137,6 +140,8 @@ class BankEditor:
 
     def update(self, memory: Memory, **changes: Any) -> Memory:
         """Replace ``memory``'s state (status, links, tags, confidence); its id stays the same."""
+        if "links" in changes:
+            changes["links"] = tuple(shared(link) for link in changes["links"])
         new = memory.model_copy(update=changes)
         self._memories[memory.id] = new
         return new

@@ -37,6 +37,8 @@ UNRESOLVED = "conflict-unresolved"
 class ConflictResolution(Stage):
     """Resolves contradicting pairs among each memory's nearest neighbours."""
 
+    embeds = True
+
     class Config(StageConfig):
         threshold: float | None = None
         """Cosine similarity from which two memories are on the same topic and are checked for a

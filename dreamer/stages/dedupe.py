@@ -37,6 +37,8 @@ from dreamer.stages.text import contradiction
 class Dedupe(Stage):
     """Clusters near-identical active memories of one repository and merges each cluster."""
 
+    embeds = True
+
     class Config(StageConfig):
         threshold: float | None = None
         """Cosine similarity from which two memories state the same fact (None: the embedding

@@ -28,6 +28,8 @@ _SYMBOL = re.compile(r"^[A-Za-z_][\w.]*(?:\(\))?$")
 class Linking(Stage):
     """Adds ``related``, ``symbol``, ``test`` and ``failure_mode`` links to active memories."""
 
+    embeds = True
+
     class Config(StageConfig):
         threshold: float | None = None
         """Cosine similarity from which two memories are related (None: the backend's default

@@ -9,24 +9,23 @@ them, and conflict resolution never pits one against the other.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dreamer.models import CitationKind, Memory
-from dreamer.settings import TEXTS_CACHED
+from dreamer.settings import TEXTS_CACHED, names_cache
 
 _TOO_COMMON = frozenset({"tests", "test", "src", "lib", "main", "README.md", "setup.py"})
 """Names every memory of a repository may carry: they tie nothing to one fact."""
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
+@names_cache
 def _named(text: str) -> frozenset[str]:
     from dreamer.extract.gate import specifics
 
     return frozenset(s.strip("`'\".,;:()[]") for s in specifics(text))
 
 
-_BY_ID: dict[str, frozenset[str]] = {}
-"""Subjects by memory id: the id hashes everything a subject is read from."""
+_BY_ID: dict[str, tuple[str, ...]] = {}
+"""Subjects by memory id (the id hashes everything a subject is read from), as tuples: see
+``dreamer.settings.names_cache``."""
 
 
 def subject(memory: Memory) -> frozenset[str]:
@@ -35,8 +34,8 @@ def subject(memory: Memory) -> frozenset[str]:
     if found is None:
         if len(_BY_ID) >= TEXTS_CACHED:
             _BY_ID.clear()
-        found = _BY_ID[memory.id] = _subject(memory)
-    return found
+        found = _BY_ID[memory.id] = tuple(_subject(memory))
+    return frozenset(found)
 
 
 def _subject(memory: Memory) -> frozenset[str]:
@@ -61,7 +60,7 @@ def code_names(memory: Memory) -> frozenset[str]:
     return text_code_names(" ".join((memory.summary, *memory.conditions)))
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
+@names_cache
 def text_code_names(text: str) -> frozenset[str]:
     """The code names (see ``code_names``) that ``text`` states."""
     return frozenset(n for n in _named(text) if n and n not in _TOO_COMMON

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from dreamer.settings import TEXTS_CACHED
+from dreamer.settings import TEXTS_CACHED, names_cache
 
 _BACKTICK = re.compile(r"`([^`]+)`|(?<!\w)['\"]([^'\"\n]{3,60})['\"](?!\w)")
 _ANCHOR = re.compile(
@@ -60,7 +60,7 @@ document changing next good readme first last clean simple
 """.split())
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
+@names_cache
 def anchors(text: str, keep_case: bool = False) -> frozenset[str]:
     """The checkable, specific tokens of ``text``, lower-cased unless ``keep_case`` (read once
     per text and process: linking, compression and forgetting read the same memories' texts)."""
