@@ -304,17 +304,21 @@ class Memory(_ContentAddressed):
     _CACHED: ClassVar[Mapping[str, frozenset[str] | None]] = {
         "id": _ID_FIELDS, "_state_hash": None}
 
-    @model_validator(mode="after")
-    def _share_values(self) -> Self:
+    @model_validator(mode="wrap")
+    @classmethod
+    def _share_values(cls, data: Any, handler: Any) -> Any:
+        memory = handler(data)
+        if memory is data:  # a memory passed along (into a bank): shared when it was read
+            return memory
         # One object per such value rather than per memory read (``shared``).
-        values = self.__dict__
+        values = memory.__dict__
         for name in ("scope", "usage"):
             values[name] = shared(values[name])
         if not values["lineage"].parents:
             values["lineage"] = shared(values["lineage"])
         if values["links"]:
             values["links"] = tuple(shared(link) for link in values["links"])
-        return self
+        return memory
 
     @computed_field  # type: ignore[prop-decorator]
     @cached_property

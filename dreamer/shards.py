@@ -22,6 +22,7 @@ children) are dreamt in this process.
 
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
@@ -34,7 +35,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dreamer.errors import DreamError
-from dreamer.models import Bank, Citation, Link, Memory
+from dreamer.models import Bank, Citation, Link, Memory, shared
 from dreamer.strategy import Strategy
 
 if TYPE_CHECKING:
@@ -109,6 +110,10 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
             shard, last = _shard(bank, mine)
             with embeddings.limited(1):  # the workers take the other cores
                 runs = [run_stages(shard, strategy, context, keep, first_key=last)]
+            # While the workers finish (they send their own output's hashes): the hashes the
+            # diff and the bank's id will read, of this shard's output and of the whole input.
+            for memory in (*runs[0].bank.memories, *bank.memories):
+                memory.state_hash(), memory.id  # noqa: B018 (computed once, then cached)
             sent = [future.result() for future in futures]
     except BrokenProcessPool as exc:
         raise DreamError(
@@ -117,10 +122,8 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
             "process with DREAMER_DREAM_WORKERS=1 if memory is short") from exc
     finally:
         _job = None
-    for positions, data in zip(others, sent, strict=True):
+    for data in sent:
         got: ShardRun = _Reader(data, bank).load()
-        for position, (memory_id, state) in zip(positions, got.hashes, strict=True):
-            bank.memories[position].keep_hashes(id=memory_id, _state_hash=state)
         runs.append(replace(got.run, bank=got.run.bank.model_copy(
             update={"memories": _rebuilt(bank, got)})))
     return merge(runs)
@@ -163,19 +166,19 @@ def _start_worker() -> None:
 
 class ShardRun(NamedTuple):
     """What a worker sends back: its run (whose bank holds only the memories the shard made),
-    each input memory's hashes, and each memory it kept as a change to its input: the fields
-    that changed (none: the input itself) and its state hash, by input position."""
+    and each memory it kept as a change to its input: the fields that changed (none: the input
+    itself) and its state hash (empty for the input itself), by input position."""
 
     run: StagesRun
-    hashes: list[tuple[str, str]]
     kept: list[tuple[int, dict[str, Any], str]]
 
 
 def _dream_shard(positions: tuple[int, ...]) -> bytes:
     """Dream one shard in a worker. Most memories come out as the input with a new status or
     links: sending only those fields back costs a tenth of sending whole memories, which the
-    merging process would read alone. Hashes are computed here, in parallel, for the same
-    reason."""
+    merging process would read alone. The hashes of what it changed and made are computed here,
+    in parallel, for the same reason (the merging process computes the input's while it
+    waits)."""
     from dreamer.pipeline import run_stages
 
     if _job is None:
@@ -183,7 +186,9 @@ def _dream_shard(positions: tuple[int, ...]) -> bytes:
     bank, strategy, context = _job
     shard, last = _shard(bank, positions)
     memories = shard.memories
-    ran = run_stages(shard, strategy, context, keep=lambda: None, first_key=last)
+    # What the stages hold between them is kept out of the cyclic collector here too (see
+    # ``pipeline._long_lived``: the worker inherits its thresholds, not its later freezes).
+    ran = run_stages(shard, strategy, context, keep=gc.freeze, first_key=last)
     position = {m.id: p for p, m in zip(positions, memories, strict=True)}
     kept, made = [], []
     for memory in ran.bank.memories:
@@ -197,13 +202,13 @@ def _dream_shard(positions: tuple[int, ...]) -> bytes:
                    if (value := getattr(memory, name)) is not getattr(old, name)}
         if "links" in changed:  # as pairs: a model each would cost most of the reading
             changed["links"] = tuple((link.relation, link.target) for link in changed["links"])
-        kept.append((at, changed, memory.state_hash()))
+        kept.append((at, changed, memory.state_hash() if changed else ""))
     ran.bank = ran.bank.model_copy(update={"memories": tuple(made)})
     # A memory a stage made keeps every citation of its parents: the very objects the merging
     # process holds too (it forked this one), so they travel as their place in the input bank.
     places = {id(c): (p, i) for p in positions for i, c in enumerate(bank.memories[p].citations)}
     out = io.BytesIO()
-    _Writer(out, places).dump(ShardRun(ran, [(m.id, m.state_hash()) for m in memories], kept))
+    _Writer(out, places).dump(ShardRun(ran, kept))
     return out.getvalue()
 
 
@@ -230,13 +235,14 @@ def _rebuilt(bank: Bank, shard: ShardRun) -> tuple[Memory, ...]:
     """A shard's memories in the merging process: its input memories with their changes, then
     the ones it made."""
     out = []
-    links: dict[tuple[str, str], Link] = {}
     for at, changed, state in shard.kept:
+        if not changed:
+            out.append(bank.memories[at])
+            continue
         if "links" in changed:
-            changed["links"] = tuple(
-                links.get(pair) or links.setdefault(pair, Link(relation=pair[0], target=pair[1]))
-                for pair in changed["links"])
-        memory = bank.memories[at].model_copy(update=changed) if changed else bank.memories[at]
+            changed["links"] = tuple(shared(Link(relation=relation, target=target))
+                                     for relation, target in changed["links"])
+        memory = bank.memories[at].model_copy(update=changed)
         memory.keep_hashes(_state_hash=state)
         out.append(memory)
     return (*out, *shard.run.bank.memories)
