@@ -222,7 +222,7 @@ def run_suite(
     # One working copy per task and concurrent worker, restarted between attempts. Each task's
     # first copy is made ahead, from the start: while the packs are built, then while earlier
     # attempts run their tests (the attempts take the tasks round-robin, in this order).
-    copies = WorkspacePool()
+    copies = WorkspacePool(config.workers)
     copies.prefetch(tasks, threads=max(1, config.workers))
     try:
         plan = plan_suite(tasks, bank, config, run_dir, compare, agent,

@@ -223,7 +223,7 @@ class WorkspacePool:
     """Copies the prefetcher makes ahead of the attempts that take them (bounds the disk a
     suite of large repositories holds before it needs it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: int = 1) -> None:
         self._idle: dict[tuple[str, str, str | None], list[Workspace]] = {}
         self._all: list[Workspace] = []
         self._lock = threading.Condition()
@@ -234,7 +234,9 @@ class WorkspacePool:
         """Tasks no attempt will take a copy of: not prefetched."""
         self._restarting: dict[tuple[str, str, str | None], int] = {}
         """Copies back from an attempt and being restarted, by task."""
-        self._restarts = ThreadPoolExecutor(1, thread_name_prefix="restart-workspaces")
+        # As many restarts at once as copies come back at once (a wave of ``workers`` tests).
+        self._restarts = ThreadPoolExecutor(max(1, workers),
+                                            thread_name_prefix="restart-workspaces")
         self._closed = False
         self._ahead: list[threading.Thread] = []
 
