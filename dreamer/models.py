@@ -266,11 +266,17 @@ _T = TypeVar("_T")
 
 def shared(value: _T) -> _T:
     """One object for equal frozen values met often (scopes, usage counts, underived lineages,
-    links: a 100K bank holds a million of these, 480 bytes apiece, and few distinct ones); the
-    last ``_SHARED_MAX`` distinct values are remembered."""
+    links: a 100K bank holds a million of these, 480 bytes apiece, and few distinct ones). At
+    most ``_SHARED_MAX`` distinct values are remembered (then the table starts again), and
+    ``forget_shared`` lets go of them: the memories holding them keep them."""
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
     return _SHARED.setdefault(value, value)  # type: ignore[no-any-return]
+
+
+def forget_shared() -> None:
+    """Let go of the values ``shared`` remembers (a dream that ended: its banks hold theirs)."""
+    _SHARED.clear()
 
 
 class Memory(_ContentAddressed):

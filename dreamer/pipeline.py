@@ -19,7 +19,14 @@ from typing import Any
 
 from dreamer import settings
 from dreamer.bank_tokens import TokenParts, token_parts, tokens_of
-from dreamer.models import Bank, BankDiff, BankOrigin, MemoryStatus, ProvenanceEntry
+from dreamer.models import (
+    Bank,
+    BankDiff,
+    BankOrigin,
+    MemoryStatus,
+    ProvenanceEntry,
+    forget_shared,
+)
 from dreamer.strategy import Strategy
 
 
@@ -90,11 +97,14 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
         context.lm_usage = usage_for(context.lm)
     if context.now is None:  # forgetting's present: the input's, whatever the shard
         context = replace(context, now=newest(bank))
-    with _long_lived() as keep:
-        plan = shards.plan(bank, context)
-        run = shards.run(bank, strategy, context, plan, keep) if plan else \
-            run_stages(bank, strategy, context, keep)
-        return _finish(bank, strategy, context, run)
+    try:
+        with _long_lived() as keep:
+            plan = shards.plan(bank, context)
+            run = shards.run(bank, strategy, context, plan, keep) if plan else \
+                run_stages(bank, strategy, context, keep)
+            return _finish(bank, strategy, context, run)
+    finally:
+        forget_shared()  # the links a dream made are its banks' to keep, not this process's
 
 
 def newest(bank: Bank) -> datetime | None:
