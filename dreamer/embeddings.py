@@ -270,10 +270,18 @@ one process of ``count`` threads: on two AMX cores, 403-411 texts/s against 365-
 
 
 def _encode_with(net: Any, texts: list[str], half: bool) -> np.ndarray:
-    # sentence-transformers sorts each call by length too; one call keeps batches full.
-    vectors = net.encode(texts, batch_size=BATCH, normalize_embeddings=not half,
-                         show_progress_bar=False, convert_to_numpy=True)
-    vectors = vectors.astype(np.float32, copy=False)
+    # Batches of alike lengths in tokens, not characters: sorted by characters, the synthetic
+    # bank's texts padded 13% more tokens than they hold; by tokens, 0.2%. (A call of
+    # sentence-transformers sorts its texts by characters, so each batch is a call of its own.)
+    lengths = [len(ids) for ids in net.tokenizer(
+        texts, truncation=True, max_length=net.max_seq_length)["input_ids"]]
+    order = sorted(range(len(texts)), key=lambda i: (-lengths[i], i))
+    vectors = np.empty((len(texts), DIM), np.float32)
+    for start in range(0, len(order), BATCH):
+        batch = order[start:start + BATCH]
+        vectors[batch] = net.encode([texts[i] for i in batch], batch_size=BATCH,
+                                    normalize_embeddings=not half, show_progress_bar=False,
+                                    convert_to_numpy=True).astype(np.float32, copy=False)
     if half:  # normalised in float32 (bfloat16 keeps 8 bits of mantissa)
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     return vectors
