@@ -5,8 +5,8 @@ Vectors are cached by the sha256 of their text: in memory, and in a SQLite file 
 (``<home>/embeddings.db``, or ``DREAMER_EMBEDDING_CACHE``; ``off`` disables it), so a text the
 dream embedded is not embedded again by the router, by the next dream or by another process.
 
-Missing texts are embedded sorted by length (each batch pads to its longest text, so batches of
-alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by default
+Missing texts are embedded sorted by length in tokens (each batch pads to its longest text, so
+batches of alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by default
 the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a dream on
 a busy machine does not fight the other work.
 
