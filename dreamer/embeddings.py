@@ -6,9 +6,9 @@ Vectors are cached by the sha256 of their text: in memory, and in a SQLite file 
 dream embedded is not embedded again by the router, by the next dream or by another process.
 
 Missing texts are embedded sorted by length in tokens (each batch pads to its longest text, so
-batches of alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by default
-the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a dream on
-a busy machine does not fight the other work.
+batches of alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by
+default the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a
+dream on a busy machine does not fight the other work.
 
 Where the CPU multiplies bfloat16 matrices in AMX tiles (``amx_bf16`` in ``/proc/cpuinfo``), a
 bfloat16 copy of the model embeds (``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or
@@ -297,9 +297,9 @@ def may_fork() -> bool:
 
 
 def _encode_forked(net: Any, texts: list[str], count: int, half: bool) -> np.ndarray:
-    """``texts`` (sorted by length) dealt in turn to ``count`` forked processes, each
-    embedding its share on one thread (torch's thread pool does not survive a fork; one thread
-    never uses it), so every share's batches are of alike lengths."""
+    """``texts`` (sorted by length) dealt in turn to ``count`` forked processes, so the shares
+    cost alike, each embedding its share on one thread (torch's thread pool does not survive a
+    fork; one thread never uses it)."""
     import multiprocessing
 
     global _shared

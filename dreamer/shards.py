@@ -113,7 +113,8 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
             # While the workers finish (they send their own output's hashes): the hashes the
             # diff and the bank's id will read, of this shard's output and of the whole input.
             for memory in (*runs[0].bank.memories, *bank.memories):
-                memory.state_hash(), memory.id  # noqa: B018 (computed once, then cached)
+                memory.state_hash()  # each computed once, then cached in the memory
+                _ = memory.id
             sent = [future.result() for future in futures]
     except BrokenProcessPool as exc:
         raise DreamError(
@@ -235,13 +236,16 @@ def _rebuilt(bank: Bank, shard: ShardRun) -> tuple[Memory, ...]:
     """A shard's memories in the merging process: its input memories with their changes, then
     the ones it made."""
     out = []
+    links: dict[tuple[str, str], Link] = {}  # each distinct link made once, as a pair
     for at, changed, state in shard.kept:
         if not changed:
             out.append(bank.memories[at])
             continue
         if "links" in changed:
-            changed["links"] = tuple(shared(Link(relation=relation, target=target))
-                                     for relation, target in changed["links"])
+            changed["links"] = tuple(
+                links.get(pair) or links.setdefault(pair, shared(Link(relation=pair[0],
+                                                                      target=pair[1])))
+                for pair in changed["links"])
         memory = bank.memories[at].model_copy(update=changed)
         memory.keep_hashes(_state_hash=state)
         out.append(memory)

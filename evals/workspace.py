@@ -210,13 +210,14 @@ class Workspace:
 class WorkspacePool:
     """Working copies reused across attempts: at most one per task and concurrent worker.
 
-    ``checkout(task)`` lends an idle copy of the task's repository, or makes one when every
-    copy of the task is in use. A copy that comes back is restarted at its base commit (``git
-    reset --hard`` + ``git clean -fdx``) in a background thread, so the next attempt does not
-    wait for it (one that asks meanwhile waits for the restart rather than cloning); a copy that
-    cannot be restarted is deleted. ``prefetch(tasks, threads)`` makes each task's first copy
-    ahead, in background threads, while earlier attempts run their tests. ``close()`` deletes
-    them all. Cloning and deleting a copy per attempt cost more than the tests of small tasks.
+    ``checkout(task)`` lends an idle copy of the task's repository, or makes one when every copy
+    of the task is in use. A copy that comes back is restarted at its base commit (``git reset
+    --hard`` + ``git clean -fdx``) in background threads (``workers`` of them), so the next
+    attempt does not wait for it (one that asks meanwhile waits for the restart rather than
+    cloning); a copy that cannot be restarted is deleted. ``prefetch(tasks, threads)`` makes
+    each task's first copy ahead, in background threads, while earlier attempts run their tests.
+    ``close()`` deletes them all. Cloning and deleting a copy per attempt cost more than the
+    tests of small tasks.
     """
 
     AHEAD = 2
