@@ -132,6 +132,7 @@ def run_task(
     artifacts: Callable[[Callable[[], None]], object] | None = None,
     agent_slot: AbstractContextManager[object] | None = None,
     test_slot: AbstractContextManager[object] | None = None,
+    stage_slot: AbstractContextManager[object] | None = None,
 ) -> TaskResult:
     """Attempt ``task`` with ``agent`` and ``pack``, grade it with real tests, write artifacts.
 
@@ -141,9 +142,10 @@ def run_task(
     and a working copy is made before the agent runs only for agents that read one. With
     ``workspaces`` the copies come from that pool (reused, restarted between attempts);
     ``artifacts`` (e.g. an executor's ``submit``) is handed the writing of the artifacts instead
-    of writing them here. ``agent_slot`` is held while the agent attempts the task and
-    ``test_slot`` while a patch is graded (not while a known grade is looked up or awaited): a
-    suite bounds each stage apart, so one attempt's agent runs while another's tests do.
+    of writing them here. ``agent_slot`` is held while the agent attempts the task,
+    ``stage_slot`` while a patch is put on a copy and its tests set up, and ``test_slot`` while
+    the tests run (none while a known grade is looked up or awaited): a suite bounds each stage
+    apart, so one attempt's agent runs and another's patch goes in while a third's tests run.
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
@@ -163,8 +165,9 @@ def run_task(
             key = (task.instance_id, sha256(patch.encode()).hexdigest())
 
             def fresh() -> Graded:  # only on a cache miss: no copy for a known grade
-                with test_slot or nullcontext(), _copy(task, keep_workspace, workspaces) as ws:
-                    return _grade_patch(task, ws, patch, timeout)
+                with _Handover(stage_slot, test_slot) as turn, \
+                        _copy(task, keep_workspace, workspaces) as ws:
+                    return _grade_patch(task, ws, patch, timeout, turn.take)
 
             if cache is None:
                 graded = fresh()
@@ -189,6 +192,36 @@ def run_task(
         else:
             artifacts(write)
     return result
+
+
+class _Handover:
+    """Holds ``first`` until ``take()`` holds ``second`` instead (then only ``second``).
+
+    A patch is applied under the stage slot and tested under the test slot, so the next
+    attempt's copy is made ready while the tests before it run."""
+
+    def __init__(self, first: AbstractContextManager[object] | None,
+                 second: AbstractContextManager[object] | None) -> None:
+        self._first, self._second = first or nullcontext(), second or nullcontext()
+        self._held: list[AbstractContextManager[object]] = []
+
+    def __enter__(self) -> _Handover:
+        self._first.__enter__()
+        self._held.append(self._first)
+        return self
+
+    def take(self) -> None:
+        """Wait for the second slot, then give up the first."""
+        if self._second not in self._held:
+            self._second.__enter__()
+            self._held.append(self._second)
+            self._held.remove(self._first)
+            self._first.__exit__(None, None, None)
+
+    def __exit__(self, *exc: object) -> None:
+        for held in self._held:
+            held.__exit__(None, None, None)
+        self._held.clear()
 
 
 def _copy(task: Task, keep: bool, workspaces: WorkspacePool | None
@@ -218,11 +251,14 @@ def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
         raise InfraError("agent failed", f"{type(exc).__name__}: {exc}") from exc
 
 
-def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
+def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
+                 turn: Callable[[], None] = lambda: None) -> Graded:
+    """Apply ``patch`` and the test patch on ``ws``, then (after ``turn()``, which waits for a
+    test slot) run the tests and grade them."""
     from evals.swebench.grade import grade_row, is_swebench_row
 
     if is_swebench_row(task):  # real SWE-bench rows: its specs, parsers and rules
-        return grade_row(task, ws, patch, timeout)
+        return grade_row(task, ws, patch, timeout, turn)
     method: str | None = None
     try:
         if patch.strip():
@@ -236,6 +272,7 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float) -> Grade
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
         env = environment_for(task, ws.path)
+        turn()
         run = ws.run(test_command(task, env.python), timeout=timeout, env=env.variables())
     except InfraError as exc:
         return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)

@@ -21,12 +21,13 @@ arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics
 Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
 checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
 as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
-then run on a thread pool (the tests are subprocesses) in two stages, each at most ``workers``
-at a time: the agent's attempt, then the test run of its patch, so that one attempt's agent
-runs while another's tests do. They are spread so that attempts likely to share a patch are far
-apart; a patch of a task is graded once (``GradeCache``, shareable between suites). A success
-rate counts every task of the suite, infrastructure errors included as not resolved (as
-SWE-bench does); they are reported apart.
+then run on a thread pool (the tests are subprocesses) in three stages, each at most
+``workers`` at a time: the agent's attempt, the applying of its patch on a copy, then the test
+run, so that one attempt's agent runs and another's patch goes in while a third's tests run.
+They are spread so that attempts likely to share a patch are far apart; a patch of a task is
+graded once (``GradeCache``, shareable between suites). A success rate counts every task of the
+suite, infrastructure errors included as not resolved (as SWE-bench does); they are reported
+apart.
 """
 
 from __future__ import annotations
@@ -236,15 +237,17 @@ def run_suite(
     runs = plan.runs
     done = [0]
 
-    # Two stages of ``workers`` slots each: agents attempting, and patches under test. A
-    # thread waiting on the grade cache for a patch another one is testing holds neither.
+    # Three stages of ``workers`` slots each: agents attempting, patches going onto copies,
+    # and patches under test (the next patches are applied while the tests before them run).
+    # A thread waiting on the grade cache for a patch another one is testing holds none.
     agents = threading.BoundedSemaphore(max(1, config.workers))
+    staging = threading.BoundedSemaphore(max(1, config.workers))
     testing = threading.BoundedSemaphore(max(1, config.workers))
 
     def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
         row = attempt_row(item[0], item[1], config, run_dir, cache, copies,
                           artifacts=lambda write: writes.append(writer.submit(write)),
-                          slots=(agents, testing))
+                          slots=(agents, staging, testing))
         done[0] += 1
         if progress is not None:
             progress(done[0], len(runs))
@@ -256,7 +259,10 @@ def run_suite(
     step = progress_events.start("evaluate", len(runs))
 
     order = _spread(runs)
-    threads = max(1, min(len(runs), 4 * config.workers))
+    # Threads, not workers: most attempts wait (on a slot, or on the grade of a patch another
+    # attempt is testing), and with too few of them every thread waits while the next patch to
+    # test lies further down the order (seen: a test slot idle for 0.2 s with 4 per worker).
+    threads = max(1, min(len(runs), 16 * config.workers))
     # Artifacts are written by one thread of their own, outside the worker slots: with one
     # worker, while the next attempt's tests run.
     writer = ThreadPoolExecutor(1, thread_name_prefix="artifacts")
@@ -310,11 +316,12 @@ def plan_suite(
 def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
                 cache: GradeCache, copies: WorkspacePool | None,
                 artifacts: Callable[[Callable[[], None]], object] | None = None,
-                slots: tuple[Any, Any] = (None, None),
+                slots: tuple[Any, Any, Any] = (None, None, None),
                 ) -> dict[str, Any]:
     """Run one attempt (a job under one relabelling) and return its row of the table. A leaking
     pack is not attempted; a harness error is an infrastructure error of this attempt only.
-    ``slots`` are held by the agent's step and by the test run (``run_task``)."""
+    ``slots`` are held by the agent's step, by the applying of its patch and by its test run
+    (``run_task``)."""
     folder = run_dir / job.arm / budget_label(job.budget) / f"p{permutation}"
     if job.leaks:
         result = TaskResult(instance_id=job.task.instance_id, status="unresolved",
@@ -325,7 +332,7 @@ def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
             result = run_task(job.task, job.agent, job.pack, folder, config.timeout_s,
                               cache=cache, permutation=permutation, seed=config.seed,
                               workspaces=copies, artifacts=artifacts,
-                              agent_slot=slots[0], test_slot=slots[1])
+                              agent_slot=slots[0], stage_slot=slots[1], test_slot=slots[2])
         except Exception as exc:  # a harness bug must not sink the other attempts
             result = TaskResult(instance_id=job.task.instance_id, status="infra_error",
                                 resolved=False, reason=f"harness error: {exc!r}",

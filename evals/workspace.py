@@ -208,7 +208,8 @@ class Workspace:
 
 
 class WorkspacePool:
-    """Working copies reused across attempts: at most one per task and concurrent worker.
+    """Working copies reused across attempts: at most one per task and attempt in hand (a suite
+    holds two per worker: one under test, the next being readied).
 
     ``checkout(task)`` lends an idle copy of the task's repository, or makes one when every copy
     of the task is in use. A copy that comes back is restarted at its base commit (``git reset

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,8 +54,10 @@ def is_swebench_row(task: Task) -> bool:
     return (task.model_extra or {}).get("harness") == "swe-bench"
 
 
-def grade_row(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
-    """Apply, set up, test and grade ``patch`` on ``ws`` (see the module docstring)."""
+def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
+              turn: Callable[[], None] = lambda: None) -> Graded:
+    """Apply, set up, test and grade ``patch`` on ``ws`` (see the module docstring);
+    ``turn()`` is called between setting up and testing (a suite waits there for a test slot)."""
     from evals.runner import Graded
 
     if not patch.strip():
@@ -75,6 +78,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float) -> Graded:
         env = overlay(ensure_env(spec), ws.root / "venv")
         setup_log = _install(spec, env, ws.path)
         command = _script(spec, test_command(task, spec))
+        turn()
         run = ws.run(["bash", "-c", command], timeout=timeout, env=env.variables())
     except InfraError as exc:
         return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from dreamer.models import Bank, Citation, CitationKind, Memory, MemoryType, Scope
 from evals.agents.base import AGENTS, Agent, AgentInput, Attempt
@@ -116,26 +117,26 @@ def test_artifacts_are_all_written_when_the_suite_returns_and_a_failed_write_fai
         _run(demo, tmp_path, "full", workers=1)
 
 
-def test_one_attempts_agent_runs_while_anothers_tests_do_each_stage_within_workers(
+def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tested(
     demo: DemoSuite, tmp_path: Path, monkeypatch
 ) -> None:
     import threading
     import time
 
-    import evals.runner as runner
+    from evals.workspace import Workspace
 
     guard = threading.Lock()
-    now = {"agents": 0, "tests": 0}
-    most = {"agents": 0, "tests": 0}
-    overlapped = [0]
-    real_grade = runner._grade_patch
+    now = {"agents": 0, "tests": 0, "applies": 0}
+    most = dict(now)
+    during_tests = {"agents": 0, "applies": 0}
+    real_run, real_apply = Workspace.run, Workspace.apply
 
     def enter(stage: str) -> None:
         with guard:
             now[stage] += 1
             most[stage] = max(most[stage], now[stage])
-            if stage == "agents" and now["tests"]:
-                overlapped[0] += 1
+            if stage in during_tests and now["tests"]:
+                during_tests[stage] += 1
 
     def leave(stage: str) -> None:
         with guard:
@@ -155,21 +156,27 @@ def test_one_attempts_agent_runs_while_anothers_tests_do_each_stage_within_worke
             finally:
                 leave("agents")
 
-    def observed_grade(*args: object, **kwargs: object) -> object:
-        enter("tests")
-        try:
-            return real_grade(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            leave("tests")
+    def observed(stage: str, real: Any) -> Any:
+        def call(*args: object, **kwargs: object) -> object:
+            enter(stage)
+            try:
+                return real(*args, **kwargs)
+            finally:
+                leave(stage)
+        return call
 
-    monkeypatch.setattr(runner, "_grade_patch", observed_grade)
+    monkeypatch.setattr(Workspace, "run", observed("tests", real_run))
+    monkeypatch.setattr(Workspace, "apply", observed("applies", real_apply))
     for workers in (1, 2):
-        most.update(agents=0, tests=0)
-        overlapped[0] = 0
+        for stage in most:
+            most[stage] = 0
+        during_tests.update(agents=0, applies=0)
         result = run_suite(demo.tasks, demo.bank, SuiteConfig(
             suite=str(demo.path), budgets=(0,), timeout_s=60, workers=workers, permutations=2,
             controls=False), tmp_path / f"pipelined-{workers}", agent=Observed(),
             cache=GradeCache())
         assert (result.table["status"] != "infra_error").all()
         assert 1 <= most["agents"] <= workers and 1 <= most["tests"] <= workers, (workers, most)
-        assert overlapped[0] > 0, workers  # agents did not wait for the tests to end
+        assert most["applies"] <= workers, (workers, most)
+        assert during_tests["agents"] > 0, workers  # agents did not wait for the tests to end
+        assert during_tests["applies"] > 0, workers  # nor the next patch, to go in
