@@ -271,7 +271,10 @@ def shared(value: _T) -> _T:
     ``forget_shared`` lets go of them: the memories holding them keep them."""
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
-    return _SHARED.setdefault(value, value)  # type: ignore[no-any-return]
+    # Keyed by the field values (strings, numbers, None): comparing two pydantic models costs
+    # ~6 us, more than validating a memory's scope, usage, lineage and links together.
+    key = (type(value), *value.__dict__.values())
+    return _SHARED.setdefault(key, value)  # type: ignore[no-any-return]
 
 
 def forget_shared() -> None:
@@ -342,10 +345,12 @@ class Memory(_ContentAddressed):
         """
         cached = self.__dict__.get("_state_hash")
         if cached is None:
-            cached = content_hash(
-                self.model_dump(mode="json", exclude={"last_verified", "usage", "id"}), prefix=""
-            )
+            state = self.model_dump(mode="json", exclude={"last_verified", "usage", "id"})
+            cached = content_hash(state, prefix="")
             self.__dict__["_state_hash"] = cached  # frozen: computed once (see ``_CACHED``)
+            if "id" not in self.__dict__:  # the id hashes a part of the same dump
+                self.__dict__["id"] = content_hash(
+                    {name: state[name] for name in self._ID_FIELDS}, prefix="mem_")
         return cached
 
     @property
@@ -386,7 +391,8 @@ class Bank(_ContentAddressed):
 
     @staticmethod
     def compute_id(memories: tuple[Memory, ...] | list[Memory]) -> str:
-        pairs = sorted((m.id, m.state_hash()) for m in memories)
+        states = [m.state_hash() for m in memories]  # first: one dump gives the id as well
+        pairs = sorted(zip((m.id for m in memories), states, strict=True))
         return content_hash(pairs, prefix="bank_")
 
     @cached_property

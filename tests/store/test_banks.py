@@ -95,3 +95,37 @@ def test_a_tampered_bank_is_detected(store: Store) -> None:
         record.body = {**record.body, "summary": "a lie"}
     with pytest.raises(BankIntegrityError):
         store.banks.get(bank.id)
+
+
+def test_a_bank_larger_than_one_statement_stores_and_reads_back(store: Store,
+                                                                monkeypatch) -> None:
+    import dreamer.store.banks as banks
+
+    monkeypatch.setattr(banks, "_CHUNK", 3)  # rows per statement
+    first = Bank(repo="r", memories=tuple(memory(f"fact {i}", repo="r") for i in range(4)))
+    second = Bank(repo="r", parent_id=first.id, memories=(
+        *first.memories[1:], *(memory(f"new fact {i}", repo="r") for i in range(6))))
+    store.banks.put(first)
+    store.banks.put(second)
+    back = store.banks.get(second.id)
+    assert back.id == second.id and back.memories == second.memories
+    with store.sessions() as db:
+        assert db.query(MemoryRecord).count() == 10  # the three shared memories stored once
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_a_bank_of_more_memories_than_postgresql_takes_parameters(postgres_database) -> None:  # type: ignore[no-untyped-def]
+    from dreamer.store import open_store
+
+    citation = (Citation(kind=CitationKind.SESSION, ref="ses_x:1"),)
+    scope = Scope(repo="r")
+    bank = Bank(repo="r", memories=tuple(
+        Memory(type="domain", scope=scope, summary=f"fact {i}", citations=citation)
+        for i in range(65_600)))  # more than the 65,535 parameters of one statement
+    store = open_store(postgres_database())
+    try:
+        store.banks.put(bank)
+        assert store.banks.get(bank.id).memories == bank.memories
+    finally:
+        store.close()
