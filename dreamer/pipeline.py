@@ -227,8 +227,9 @@ def store_dream(store: Any, result: DreamResult, alias: str | None = "candidate"
     """
     path = report_path(result.bank.id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"diff": result.diff.model_dump(mode="json"), "metrics": result.metrics},
-                      indent=1, default=str)
+    # The diff as pydantic writes it: a dump then ``json.dumps`` took 2.8 s of a 100K dream.
+    metrics = json.dumps(result.metrics, indent=1, default=str)
+    text = f'{{"diff": {result.diff.model_dump_json(indent=1)},\n "metrics": {metrics}}}\n'
     _write_whole(path, text)
     if alias:
         store.banks.put_and_move(result.bank, alias, repo=result.bank.repo,

@@ -113,7 +113,7 @@ class GradeCache:
         """The cached grade for ``key`` (and True), or ``run()``'s, stored (and False).
 
         When another thread is grading the same key, this one waits for its grade (a suite's
-        thread holds no slot meanwhile: ``run`` takes the test slot itself)."""
+        thread holds no slot meanwhile: ``run`` takes the stage and test slots itself)."""
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:

@@ -11,8 +11,9 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import Text, cast, insert, select
+from sqlalchemy import JSON, Text, bindparam, cast, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
@@ -226,18 +227,23 @@ def _put(db: DbSession, bank: Bank) -> None:
     for start in range(0, len(hashes), _CHUNK):
         known.update(db.scalars(select(MemoryRecord.record_hash).where(
             MemoryRecord.record_hash.in_(hashes[start:start + _CHUNK]))))
-    records = []
+    records: list[dict[str, Any]] = []
     for memory, record_hash in zip(bank.memories, hashes, strict=True):
         if record_hash not in known:
             records.append({"record_hash": record_hash, "memory_id": memory.id,
-                            "body": memory.model_dump(mode="json", exclude={"id"})})
+                            "body": memory.model_dump_json(exclude={"id"})})
             known.add(record_hash)
-    # Core inserts of plain rows: ORM objects cost ~100 us apiece, and a bank is written whole.
-    members = [{"bank_id": bank.id, "record_hash": h, "position": i}
-               for i, h in enumerate(hashes)]
-    for rows, table in ((records, MemoryRecord), (members, BankMember)):
+    # Core inserts of plain rows (ORM objects cost ~100 us apiece, and a bank is written whole),
+    # each body as the JSON text pydantic writes (what reading it back parses).
+    db.flush()
+    text = bindparam("body", type_=Text)
+    body = cast(text, JSON) if db.get_bind().dialect.name == "postgresql" else text
+    statements = (insert(MemoryRecord).values(body=body), insert(BankMember))
+    members: list[dict[str, Any]] = [{"bank_id": bank.id, "record_hash": h, "position": i}
+                                     for i, h in enumerate(hashes)]
+    for rows, statement in zip((records, members), statements, strict=True):
         for start in range(0, len(rows), _CHUNK):
-            db.execute(insert(table), rows[start:start + _CHUNK])
+            db.connection().execute(statement, rows[start:start + _CHUNK])
 
 
 def _move(db: DbSession, name: str, bank_id: str, repo: str | None, reason: str,
