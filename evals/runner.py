@@ -143,8 +143,9 @@ def run_task(
     ``workspaces`` the copies come from that pool (reused, restarted between attempts);
     ``artifacts`` (e.g. an executor's ``submit``) is handed the writing of the artifacts instead
     of writing them here. ``agent_slot`` is held while the agent attempts the task,
-    ``stage_slot`` while a patch is put on a copy and its tests set up, and ``test_slot`` while
-    the tests run (none while a known grade is looked up or awaited): a suite bounds each stage
+    ``stage_slot`` while its patch and the test patch are put on a copy, and ``test_slot``
+    while the environment is set up and the tests run (none while a known grade is looked up or
+    awaited): a suite bounds each stage
     apart, so one attempt's agent runs and another's patch goes in while a third's tests run.
     """
     started = time.monotonic()
@@ -254,7 +255,7 @@ def _attempt(task: Task, worker: Agent, pack: MemoryPack, shown: Relabelling,
 def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
                  turn: Callable[[], None] = lambda: None) -> Graded:
     """Apply ``patch`` and the test patch on ``ws``, then (after ``turn()``, which waits for a
-    test slot) run the tests and grade them."""
+    test slot) set up the environment, run the tests and grade them."""
     from evals.swebench.grade import grade_row, is_swebench_row
 
     if is_swebench_row(task):  # real SWE-bench rows: its specs, parsers and rules
@@ -271,8 +272,8 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
                 ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
+        turn()  # setting up runs under the test slot: building an environment is heavy
         env = environment_for(task, ws.path)
-        turn()
         run = ws.run(test_command(task, env.python), timeout=timeout, env=env.variables())
     except InfraError as exc:
         return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)

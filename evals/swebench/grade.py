@@ -57,7 +57,8 @@ def is_swebench_row(task: Task) -> bool:
 def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
               turn: Callable[[], None] = lambda: None) -> Graded:
     """Apply, set up, test and grade ``patch`` on ``ws`` (see the module docstring);
-    ``turn()`` is called between setting up and testing (a suite waits there for a test slot)."""
+    ``turn()`` is called once the patches are in, before the environment is set up (a suite
+    waits there for a test slot)."""
     from evals.runner import Graded
 
     if not patch.strip():
@@ -74,11 +75,11 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
                 ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
                 raise InfraError("test patch did not apply", exc.detail) from exc
+        turn()
         spec = env_spec(task, ws.path, git_source(task))
         env = overlay(ensure_env(spec), ws.root / "venv")
         setup_log = _install(spec, env, ws.path)
         command = _script(spec, test_command(task, spec))
-        turn()
         run = ws.run(["bash", "-c", command], timeout=timeout, env=env.variables())
     except InfraError as exc:
         return Graded("infra_error", exc.reason, {}, None, method, exc.detail, 0.0)
