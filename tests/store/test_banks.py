@@ -129,3 +129,18 @@ def test_a_bank_of_more_memories_than_postgresql_takes_parameters(postgres_datab
         assert store.banks.get(bank.id).memories == bank.memories
     finally:
         store.close()
+
+
+def test_a_bank_stored_by_an_earlier_version_reads_back_the_same(store: Store) -> None:
+    from sqlalchemy import Text, cast, select, update
+
+    # Earlier versions wrote each body through SQLAlchemy's JSON (Python's json: non-ASCII
+    # characters escaped, other spacing); bodies are now pydantic's text.
+    bank = Bank(repo="r", memories=(memory("Zürich's naïve café ✓", repo="r"),))
+    store.banks.put(bank)
+    with store.sessions.begin() as db:
+        db.execute(update(MemoryRecord).values(
+            body=bank.memories[0].model_dump(mode="json", exclude={"id"})))
+    with store.sessions() as db:
+        assert "\\u00fc" in db.scalar(select(cast(MemoryRecord.body, Text)))
+    assert store.banks.get(bank.id).memories == bank.memories
