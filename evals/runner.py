@@ -145,8 +145,8 @@ def run_task(
     of writing them here. ``agent_slot`` is held while the agent attempts the task,
     ``stage_slot`` while its patch and the test patch are put on a copy, and ``test_slot``
     while the environment is set up and the tests run (none while a known grade is looked up or
-    awaited): a suite bounds each stage
-    apart, so one attempt's agent runs and another's patch goes in while a third's tests run.
+    awaited): a suite bounds each stage apart, so one attempt's agent runs and another's patch
+    goes in while a third's tests run.
     """
     started = time.monotonic()
     pack = pack or MemoryPack(query=task.problem_statement, budget=0)
