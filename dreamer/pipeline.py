@@ -8,10 +8,7 @@ moves the ``candidate`` alias. ``trace`` reads two banks back into a per-memory 
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -19,6 +16,7 @@ from typing import Any
 
 from dreamer import settings
 from dreamer.bank_tokens import TokenParts, token_parts, tokens_of
+from dreamer.collector import long_lived
 from dreamer.models import (
     Bank,
     BankDiff,
@@ -60,30 +58,6 @@ def make_context(strategy: Strategy, lm: Any | None = None, **fields: Any) -> An
     return StageContext(similarity=Similarity(strategy.embedding), lm=lm, **fields)
 
 
-@contextmanager
-def _long_lived() -> Iterator[Any]:
-    """Yields ``keep``: called between stages, it exempts what the dream holds (the banks,
-    the per-text caches, the indexes) from the cyclic garbage collector until the dream ends.
-
-    A full collection walks every tracked object: with a 100K bank in memory each took about a
-    second, and the stages' allocations set off 18 of them (21.8 s of a 107 s dream, measured).
-    What a stage frees is freed by reference counting as before; a cycle made during a dream
-    waits for its end. Where objects are frozen already (the application's own ``gc.freeze``,
-    or another thread's dream), nothing is changed: unfreezing would undo theirs."""
-    if gc.get_freeze_count():
-        yield lambda: None
-        return
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    # Young collections ten times rarer: the stages allocate millions of short-lived tuples.
-    gc.set_threshold(thresholds[0] * 10, *thresholds[1:])
-    try:
-        yield gc.freeze
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-
-
 def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamResult:
     """Run ``strategy``'s stages over ``bank`` in order and return the candidate. A bank of
     several repositories may be dreamt in shards on several cores (``dreamer.shards``): the
@@ -98,7 +72,7 @@ def dream(bank: Bank, strategy: Strategy, context: Any | None = None) -> DreamRe
     if context.now is None:  # forgetting's present: the input's, whatever the shard
         context = replace(context, now=newest(bank))
     try:
-        with _long_lived() as keep:
+        with long_lived() as keep:
             plan = shards.plan(bank, context)
             run = shards.run(bank, strategy, context, plan, keep) if plan else \
                 run_stages(bank, strategy, context, keep)

@@ -188,7 +188,7 @@ def _dream_shard(positions: tuple[int, ...]) -> bytes:
     shard, last = _shard(bank, positions)
     memories = shard.memories
     # What the stages hold between them is kept out of the cyclic collector here too (see
-    # ``pipeline._long_lived``: the worker inherits its thresholds, not its later freezes).
+    # ``collector.long_lived``: the worker inherits its thresholds, not its later freezes).
     ran = run_stages(shard, strategy, context, keep=gc.freeze, first_key=last)
     position = {m.id: p for p, m in zip(positions, memories, strict=True)}
     kept, made = [], []

@@ -7,9 +7,7 @@ rollback is a move back to the previous target.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
+from dreamer.collector import paused
 from dreamer.errors import AmbiguousIdError, BankIntegrityError, NotFoundError
 from dreamer.models import AliasMove, Bank, BankOrigin, Memory
 from dreamer.store.evidence import _utc
@@ -38,7 +37,7 @@ class BankStore:
         _check(bank)
         for attempt in range(_RACE_RETRIES):
             try:
-                with self._sessions.begin() as db, _collector_paused():
+                with self._sessions.begin() as db, paused():
                     _put(db, bank)
                 return bank.id
             except IntegrityError:
@@ -55,7 +54,7 @@ class BankStore:
         _check(bank)
         for attempt in range(_RACE_RETRIES):
             try:
-                with self._sessions.begin() as db, _collector_paused():
+                with self._sessions.begin() as db, paused():
                     _put(db, bank)
                     db.flush()
                     move = _move(db, alias, bank.id, repo, reason, actor)
@@ -72,7 +71,7 @@ class BankStore:
 
     def get(self, bank_id: str) -> Bank:
         """A stored bank by full id or unique prefix; its content is checked against its id."""
-        with self._sessions() as db, _collector_paused():
+        with self._sessions() as db, paused():
             row = self._row(db, bank_id)
             # The JSON text, parsed by pydantic as it validates (no dicts made in between).
             bodies = db.execute(
@@ -172,21 +171,6 @@ class BankStore:
         if len(matches) > 1:
             raise AmbiguousIdError(f"bank id prefix {bank_id!r} matches several banks")
         return matches[0]
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a bank is read or written: the memories and rows made
-    hold no cycles, and the collections their allocations set off took about half of it (100K
-    memories: get 10.7-13.3 -> 7.0-7.1 s, put 8.9-10.3 -> 4.7-4.9 s). Another thread's cycles
-    wait for the end of it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _check(bank: Bank) -> None:

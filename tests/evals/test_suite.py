@@ -180,3 +180,28 @@ def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tes
         assert most["applies"] <= workers, (workers, most)
         assert during_tests["agents"] > 0, workers  # agents did not wait for the tests to end
         assert during_tests["applies"] > 0, workers  # nor the next patch, to go in
+
+
+def test_the_attempts_run_with_the_suites_objects_out_of_the_collector_and_leave_it_as_found(
+    demo: DemoSuite, tmp_path: Path
+) -> None:
+    import gc
+
+    frozen: list[int] = []
+
+    class Watching(Agent):
+        """Picks the largest candidate and notes how many objects are exempt from collection."""
+
+        name = "watching"
+
+        def attempt(self, inp: AgentInput) -> Attempt:
+            frozen.append(gc.get_freeze_count())
+            largest = max(inp.candidates, key=lambda c: len(c.patch))
+            return Attempt(patch=largest.patch, chosen=largest.id)
+
+    thresholds = gc.get_threshold()
+    run_suite(demo.tasks, demo.bank, SuiteConfig(
+        suite=str(demo.path), budgets=(0,), timeout_s=60, workers=1, permutations=1,
+        controls=False), tmp_path / "collector", agent=Watching(), cache=GradeCache())
+    assert frozen and min(frozen) > 0  # the bank, packs and router: not walked by a collection
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
