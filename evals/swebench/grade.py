@@ -3,7 +3,9 @@
 On a working copy at the base commit (``evals.workspace``):
 
 1. an empty patch is unresolved without running anything (SWE-bench's ``patch_exists``);
-2. the patch, then the test patch, are applied (an apply failure is an infrastructure error);
+2. the patch is applied, then the files the test patch modifies are reset to the base commit
+   and the test patch is applied, as SWE-bench's eval script does (an apply failure is an
+   infrastructure error);
 3. the spec (``evals.swebench.specs``) gives the environment, built once and shared read-only
    (``evals.swebench.envs``); the working copy gets its overlay, and the spec's ``pre_install``
    and ``install`` run in it (a failure is ``install failed``);
@@ -71,6 +73,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
         except InfraError as exc:
             raise InfraError("patch did not apply", exc.detail) from exc
         if task.test_patch.strip():
+            _reset_test_files(ws, task.test_patch)
             try:
                 ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
@@ -95,6 +98,23 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
         reason = f"resolution {report}"
     status: Status = "resolved" if verdict.resolved else "unresolved"
     return Graded(status, reason, tests, verdict, method, output, run.duration_s)
+
+
+def _reset_test_files(ws: Workspace, test_patch: str) -> None:
+    """SWE-bench's reset before the test patch (its eval script's ``git checkout <base> <test
+    files>``): the files the test patch modifies go back to the base commit, so a patch that
+    edited one of them does not keep the test patch from applying. Like the script, a reset that
+    fails is passed over (the test patch's apply then says what is wrong)."""
+    from swebench.harness.utils import get_modified_files
+
+    from evals.workspace import git
+
+    try:
+        files = get_modified_files(test_patch)
+    except Exception:  # unidiff cannot read it: the apply reports the patch
+        return
+    if files:
+        git(ws.path, "checkout", ws.base_head, "--", *files, check=False)
 
 
 def parse(task: Task, output: str, checkout: Path, command: str) -> tuple[dict[str, str], str]:

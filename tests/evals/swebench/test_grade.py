@@ -107,3 +107,29 @@ def test_a_patch_that_does_not_apply_is_an_infrastructure_error(
               if t.instance_id == "marshmallow-code__marshmallow-1343"]
     result = run_task(row, FixedPatch(patch, "garbage"))
     assert result.status == "infra_error" and result.reason == "patch did not apply"
+
+
+@pytest.mark.slow
+def test_a_patch_that_edits_a_test_file_is_graded_as_swebench_does(shared_data: Path) -> None:
+    """SWE-bench resets the files the test patch modifies before applying it: a patch that also
+    edited one of them is graded, not refused with an apply failure."""
+    from evals.errors import EnvironmentBuildError
+    from evals.swebench.pythons import find_python
+    from evals.workspace import Workspace, git
+
+    try:
+        find_python("3.9")
+    except EnvironmentBuildError as exc:
+        pytest.skip(f"the row's spec needs Python 3.9: {exc}")
+    (row,) = [t for t in load_tasks(shared_data / "swe-bench" / "swe-bench-lite-dev.parquet",
+                                    repos_dir=shared_data / "swe-bench" / "repos")
+              if t.instance_id == "marshmallow-code__marshmallow-1343"]
+    with Workspace.create(row) as ws:  # the agent's edit to a line the test patch changes
+        test_file = ws.path / "tests" / "test_marshalling.py"
+        text = test_file.read_text()
+        assert "from marshmallow import fields, Schema\n" in text
+        test_file.write_text(text.replace("from marshmallow import fields, Schema\n",
+                                          "from marshmallow import Schema, fields\n"))
+        edit = git(ws.path, "diff").stdout
+    result = run_task(row, FixedPatch(row.patch + edit, "gold and a test edit"))
+    assert result.status == "resolved", (result.status, result.reason)
