@@ -63,7 +63,8 @@ def main(argv: list[str]) -> None:
         for home in (cold, warm):
             home.mkdir()
         bank_id = _store_bank(cold, args.size)
-        _store_bank(warm, args.size)
+        for database in cold.glob("dreamer.db*"):  # the same store, not built twice
+            shutil.copy(database, warm / database.name)
         print(f"{args.size} synthetic memories stored as {bank_id}", flush=True)
         for label, home in (("cold", cold), ("warm", warm)):
             if home is warm:

@@ -113,8 +113,7 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
             # While the workers finish (they send their own output's hashes): the hashes the
             # diff and the bank's id will read, of this shard's output and of the whole input.
             for memory in (*runs[0].bank.memories, *bank.memories):
-                memory.state_hash()  # each computed once, then cached in the memory
-                _ = memory.id
+                memory.state_hash()  # and the id with it; each computed once, then cached
             sent = [future.result() for future in futures]
     except BrokenProcessPool as exc:
         raise DreamError(

@@ -204,25 +204,21 @@ class _Handover:
     def __init__(self, first: AbstractContextManager[object] | None,
                  second: AbstractContextManager[object] | None) -> None:
         self._first, self._second = first or nullcontext(), second or nullcontext()
-        self._held: list[AbstractContextManager[object]] = []
+        self._holding = self._first
 
     def __enter__(self) -> _Handover:
         self._first.__enter__()
-        self._held.append(self._first)
         return self
 
     def take(self) -> None:
         """Wait for the second slot, then give up the first."""
-        if self._second not in self._held:
+        if self._holding is self._first:
             self._second.__enter__()
-            self._held.append(self._second)
-            self._held.remove(self._first)
             self._first.__exit__(None, None, None)
+            self._holding = self._second
 
     def __exit__(self, *exc: object) -> None:
-        for held in self._held:
-            held.__exit__(None, None, None)
-        self._held.clear()
+        self._holding.__exit__(None, None, None)
 
 
 def _copy(task: Task, keep: bool, workspaces: WorkspacePool | None
