@@ -7,11 +7,16 @@ the raw time of the test runs it executed (each one timed around its subprocess 
 in the same run. Reused grades (the same patch chosen at several budgets) are counted once. With
 N workers the raw time is divided by N (the tests could at best run N at a time).
 
+The worker counts run in turn ``--repeat`` times (default 3) in the same process, each run
+printed, then the median and range per count: a suite of two seconds of tests moves by several
+percent with the machine's state (seen here: a second core waking from idle adds 0.05-0.1 s to
+a two-worker start), so one run says little.
+
 ``--corpus FOLDER`` runs a replay corpus's tasks instead (e.g. ``datasets/blind/fare-engine``,
 whose tasks run real pytest suites of a few seconds), with an empty bank: the demo's six test
 runs take about two seconds in all, so its fixed costs weigh more than a real suite's do.
 
-    .venv/bin/python benchmarks/harness_overhead.py [--embeddings] [--workers N ...]
+    .venv/bin/python benchmarks/harness_overhead.py [--embeddings] [--repeat R] [--workers N ...]
     .venv/bin/python benchmarks/harness_overhead.py --corpus datasets/blind/fare-engine
 """
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -35,6 +41,8 @@ def main(argv: list[str]) -> None:
         os.environ.setdefault("DREAMER_ROUTER_EMBEDDINGS", "0")
     counts = [int(a) for a in argv[argv.index("--workers") + 1:] if a.isdigit()] \
         if "--workers" in argv else [1, os.cpu_count() or 1]
+    repeat = int(argv[argv.index("--repeat") + 1]) if "--repeat" in argv else 3
+    ratios: dict[int, list[float]] = {workers: [] for workers in counts}
     with tempfile.TemporaryDirectory(prefix="dreamer-bench-") as tmp:
         os.environ["DREAMER_HOME"] = str(Path(tmp) / "home")
         from dreamer.router import pack
@@ -53,10 +61,10 @@ def main(argv: list[str]) -> None:
             tasks, bank, suite = demo.tasks, demo.bank, "demo"
             pack(demo.bank, "warm up", repo="acme/pricing")  # router start-up, reported apart
         print(f"suite build + router start-up: {time.monotonic() - started:.2f}s")
-        for workers in counts:
+        for run, workers in ((r, w) for r in range(repeat) for w in counts):
             config = SuiteConfig(suite=suite, agent="selector", workers=workers, timeout_s=120)
             cpu, started = _cpu(), time.monotonic()
-            result = run_suite(tasks, bank, config, Path(tmp) / f"run-{workers}")
+            result = run_suite(tasks, bank, config, Path(tmp) / f"run-{run}-{workers}")
             wall, cpu = time.monotonic() - started, _cpu() - cpu
             table = result.table
             tested = table[~table["cached"] & (table["test_duration_s"] > 0)]
@@ -69,6 +77,10 @@ def main(argv: list[str]) -> None:
                 f"test run; harness process CPU {cpu:.2f}s); wall/raw = "
                 f"{wall / max(ideal, 1e-9):.3f}"
             )
+            ratios[workers].append(wall / max(ideal, 1e-9))
+        for workers, got in ratios.items():
+            print(f"workers={workers}: wall/raw median {statistics.median(got):.3f} over "
+                  f"{len(got)} runs (range {min(got):.3f}-{max(got):.3f})")
 
 
 if __name__ == "__main__":

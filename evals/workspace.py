@@ -141,6 +141,12 @@ class Workspace:
         for leftover in self.root.glob("*.diff"):
             leftover.unlink()
 
+    def reset_files(self, paths: Sequence[str]) -> None:
+        """Put ``paths`` back as they are at the starting commit (``git checkout``); a path
+        that cannot be is left as it is (applying what comes next then says what is wrong)."""
+        if paths:
+            git(self.path, "checkout", self.base_head, "--", *paths, check=False)
+
     def apply(self, patch: str, label: str = "patch", commit: bool = True) -> ApplyResult:
         """Apply ``patch`` with SWE-bench's fallbacks; raise ``PatchApplyError`` if none works.
 
@@ -222,8 +228,9 @@ class WorkspacePool:
     """
 
     AHEAD = 2
-    """Copies the prefetcher makes ahead of the attempts that take them (bounds the disk a
-    suite of large repositories holds before it needs it)."""
+    """Copies per worker the prefetcher makes ahead of the attempts that take them: as many
+    as a suite holds in use (bounds the disk a suite of large repositories holds before it
+    needs it)."""
 
     def __init__(self, workers: int = 1) -> None:
         self._idle: dict[tuple[str, str, str | None], list[Workspace]] = {}
@@ -241,6 +248,7 @@ class WorkspacePool:
                                             thread_name_prefix="restart-workspaces")
         self._closed = False
         self._ahead: list[threading.Thread] = []
+        self._workers = max(1, workers)
 
     @staticmethod
     def _key(task: Task) -> tuple[str, str, str | None]:
@@ -294,11 +302,12 @@ class WorkspacePool:
     def prefetch(self, tasks: Sequence[Task], threads: int = 1) -> None:
         """Make the first copy of each of ``tasks`` (in that order; a task with a copy is
         skipped) in ``threads`` background threads (a suite's ``workers``: the first attempts of
-        every worker need one at once), at most ``max(AHEAD, threads)`` copies, made or being
-        made, before attempts take them. A copy that fails is left to the attempt, which makes
-        it again and reports the error."""
+        every worker need one at once), at most ``AHEAD`` per worker (or ``threads``) copies,
+        made or being made, before attempts take them: a suite's first tests may need copies of
+        as many tasks as it holds copies, and they need not come first in the order. A copy
+        that fails is left to the attempt, which makes it again and reports the error."""
         pending = iter(tasks)
-        ahead = max(self.AHEAD, threads)
+        ahead = max(self.AHEAD * self._workers, threads)
 
         def run() -> None:
             while True:

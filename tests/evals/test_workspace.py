@@ -293,3 +293,25 @@ def test_prefetching_on_two_threads_makes_two_copies_at_once_and_no_more_ahead(
             with pool.checkout(t):
                 pass
         assert sorted(made) == [f"drift-{i}" for i in range(5)] and len(pool) == 5
+
+
+def test_a_pool_of_two_workers_prefetches_two_copies_per_worker(drifted, monkeypatch) -> None:
+    """A suite's first tests may need copies of any of its tasks: a pool prefetches as many as
+    its workers hold (two each), not only as many as it has threads."""
+    from evals.workspace import WorkspacePool
+
+    task, _ = drifted
+    tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(6)]
+    made = _copies_made(monkeypatch)
+    with WorkspacePool(workers=2) as pool:
+        pool.prefetch(tasks, threads=2)
+        deadline = time.monotonic() + 30
+        while len(made) < 4 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)  # it must stop there: nothing has taken a copy yet
+        assert sorted(made) == [f"drift-{i}" for i in range(4)] and len(pool) == 4
+        with pool.checkout(tasks[3]):
+            pass
+        while len(made) < 5 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert sorted(made) == [f"drift-{i}" for i in range(5)]
