@@ -9,7 +9,8 @@ contract the corpus builder certifies tasks with. Steps, each on an isolated wor
    unresolved without a test run;
 2. unless an identical patch of the task was graded already (``GradeCache``), a fresh copy is
    made and the patch applied (SWE-bench's fallbacks);
-3. the ``test_patch`` is applied, only now that the agent is done;
+3. the files the ``test_patch`` modifies are reset to the base commit (as SWE-bench's eval
+   script does), and the ``test_patch`` is applied, only now that the agent is done;
 4. the repository's test environment is fetched from the cache (built on first use);
 5. FAIL_TO_PASS + PASS_TO_PASS run with ``timeout``, killed as a process group when it expires;
 6. outcomes are parsed and graded.
@@ -43,6 +44,7 @@ from pydantic import BaseModel, ConfigDict
 
 from dreamer.models import MemoryPack
 from evals.agents.base import Agent, AgentInput, Attempt, make_agent
+from evals.agents.diffs import diff_stats, modified_files
 from evals.environment import environment_for
 from evals.errors import InfraError
 from evals.grading import Grade, grade, parse_test_output, swe_bench_report
@@ -264,6 +266,7 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
             except InfraError as exc:
                 raise InfraError("patch did not apply", exc.detail) from exc
         if task.test_patch.strip():
+            reset_test_files(ws, patch, task.test_patch)
             try:
                 ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
@@ -283,6 +286,23 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
     reason = "all tests pass" if verdict.resolved else f"failing: {', '.join(failing[:5])}"
     status: Status = "resolved" if verdict.resolved else "unresolved"
     return Graded(status, reason, tests, verdict, method, run.output, run.duration_s)
+
+
+def reset_test_files(ws: Workspace, patch: str, test_patch: str) -> None:
+    """SWE-bench's reset before the test patch (its eval script's ``git checkout <base> <test
+    files>``): the files the test patch modifies go back to the base commit, so a patch that
+    edited one of them does not keep the test patch from applying. Only those the patch touched
+    can differ from the base, so only they are reset (no git call for most patches). Like the
+    script, a reset that fails, or a test patch unidiff cannot read, is passed over (the test
+    patch's apply then says what is wrong)."""
+    from unidiff import UnidiffParseError
+
+    try:
+        modified = modified_files(test_patch)
+    except UnidiffParseError:
+        return
+    touched = set(diff_stats(patch).paths)
+    ws.reset_files([path for path in modified if path in touched])
 
 
 _QUIET_SUMMARY = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|"

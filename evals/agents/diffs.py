@@ -51,3 +51,14 @@ def diff_stats(patch: str) -> DiffStats:
         elif line.startswith("-"):
             removed.append(line[1:])
     return DiffStats(tuple(added), tuple(removed), tuple(dict.fromkeys(paths)))
+
+
+def modified_files(patch: str) -> list[str]:
+    """The existing files ``patch`` modifies (or deletes), by SWE-bench's rule (its
+    ``get_modified_files``): every file whose source side is not ``/dev/null``, with ``a/``
+    dropped. Raises ``unidiff.UnidiffParseError`` for a text unidiff cannot read."""
+    from unidiff import PatchSet
+
+    return [f.source_file[2:] for f in PatchSet(patch)
+            if f.source_file != "/dev/null" and f.source_file.startswith("a/")]
+

@@ -61,7 +61,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
     """Apply, set up, test and grade ``patch`` on ``ws`` (see the module docstring);
     ``turn()`` is called once the patches are in, before the environment is set up (a suite
     waits there for a test slot)."""
-    from evals.runner import Graded
+    from evals.runner import Graded, reset_test_files
 
     if not patch.strip():
         return Graded("unresolved", "empty patch: unresolved without running", {}, None, None,
@@ -73,7 +73,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
         except InfraError as exc:
             raise InfraError("patch did not apply", exc.detail) from exc
         if task.test_patch.strip():
-            _reset_test_files(ws, task.test_patch)
+            reset_test_files(ws, patch, task.test_patch)
             try:
                 ws.apply(task.test_patch, "test_patch", commit=False)
             except InfraError as exc:
@@ -98,23 +98,6 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
         reason = f"resolution {report}"
     status: Status = "resolved" if verdict.resolved else "unresolved"
     return Graded(status, reason, tests, verdict, method, output, run.duration_s)
-
-
-def _reset_test_files(ws: Workspace, test_patch: str) -> None:
-    """SWE-bench's reset before the test patch (its eval script's ``git checkout <base> <test
-    files>``): the files the test patch modifies go back to the base commit, so a patch that
-    edited one of them does not keep the test patch from applying. Like the script, a reset that
-    fails is passed over (the test patch's apply then says what is wrong)."""
-    from swebench.harness.utils import get_modified_files
-
-    from evals.workspace import git
-
-    try:
-        files = get_modified_files(test_patch)
-    except Exception:  # unidiff cannot read it: the apply reports the patch
-        return
-    if files:
-        git(ws.path, "checkout", ws.base_head, "--", *files, check=False)
 
 
 def parse(task: Task, output: str, checkout: Path, command: str) -> tuple[dict[str, str], str]:

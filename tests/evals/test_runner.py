@@ -10,7 +10,11 @@ from evals.agents.base import Agent, AgentInput, Attempt
 from evals.examples.demo import DemoSuite
 from evals.runner import run_task
 from evals.suite import oracle_bank
-from tests.evals.conftest import calc_task
+from evals.swebench.validate import FixedPatch
+from tests.evals.conftest import CALC, calc_task
+
+CALC_OPS_TEST = CALC["tests/test_ops.py"]
+ADD_TEST = "\n\ndef test_add():\n    from calc.ops import add\n\n    assert add(2, 3) == 5\n"
 
 HANG_TEST = {"tests/test_add.py": "import time\n\n\ndef test_add():\n    time.sleep(1000)\n"}
 
@@ -60,6 +64,32 @@ def test_a_patch_that_does_not_apply_is_an_infra_error(calc_repo, tmp_path: Path
     report = json.loads((tmp_path / "calc-1" / "report.json").read_text())["calc-1"]
     assert report["patch_successfully_applied"] is False
     assert "patch --fuzz" in (tmp_path / "calc-1" / "test_output.txt").read_text()
+
+
+def test_a_patch_that_edits_a_file_the_test_patch_modifies_is_graded(calc_repo) -> None:
+    """As SWE-bench does, the files the test patch modifies go back to the base commit before
+    it is applied: the agent's edit to one of them is dropped, not an apply failure."""
+    path, _ = calc_repo
+    from evals.examples.gitrepo import diff_for
+
+    ops_test = "tests/test_ops.py"
+    # The test patch changes test_mul's line and adds test_add; the agent's edit changes the
+    # same line otherwise: the test patch would not apply on top of it.
+    changed = CALC_OPS_TEST.replace("mul(2, 3) == 6", "mul(2, 4) == 8")
+    adds_a_test = diff_for(path, {ops_test: changed + ADD_TEST})
+    edits_it = diff_for(path, {ops_test: CALC_OPS_TEST.replace("mul(2, 3) == 6",
+                                                               "mul(3, 3) == 9")})
+    task = calc_task(calc_repo, test_patch=adds_a_test,
+                     FAIL_TO_PASS=["tests/test_ops.py::test_add"])
+    gold_and_edit = task.patch + edits_it
+    result = run_task(task, FixedPatch(gold_and_edit, "gold and a test edit"), timeout=60)
+    assert result.status == "resolved", (result.status, result.reason)
+    assert result.tests == {"tests/test_ops.py::test_add": "passed",
+                            "tests/test_ops.py::test_mul": "passed"}
+    # Graded too, and unresolved: add still subtracts.
+    edit_only = run_task(task, FixedPatch(edits_it, "a test edit"), timeout=60)
+    assert (edit_only.status, edit_only.reason) == (
+        "unresolved", "failing: tests/test_ops.py::test_add")
 
 
 def test_a_hanging_test_is_killed_at_the_timeout(calc_repo, tmp_path: Path) -> None:
