@@ -211,7 +211,8 @@ def evaluate_and_gate(store: Store, config: NightlyConfig, repo: str, candidate_
     the placebo arms and the controls, then decide. Production is the ``production`` alias (no
     memory when there is none yet). Leaks are the suite's own check of every pack it handed out."""
     from dreamer.sources import SourceTimes
-    from evals.suite import SuiteConfig, per_task, run_suite
+    from evals.suite import SuiteConfig, run_suite
+    from evals.suite_result import per_task
 
     gate = load_gate(config.gate)
     candidate = store.banks.get(candidate_id)

@@ -21,7 +21,7 @@ import pandas as pd
 
 from dreamer import tracking
 from evals.metrics import budget_position
-from evals.suite import SuiteResult
+from evals.suite_result import SuiteResult
 from evals.tracking import log_run
 
 EXPERIMENT = "dreamer-compare"

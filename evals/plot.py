@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from evals.metrics import budget_position
-from evals.suite import SuiteResult
+from evals.suite_result import SuiteResult
 
 CONTROL_STYLES = {
     "no_memory": ("no memory", "tab:red", ":"),

@@ -50,7 +50,8 @@ from evals.errors import InfraError
 from evals.grading import Grade, grade, parse_test_output, swe_bench_report
 from evals.permute import Relabelling, gold_id, relabel
 from evals.tasks import Task
-from evals.workspace import Workspace, WorkspacePool
+from evals.workspace import Workspace
+from evals.workspace_pool import WorkspacePool
 
 DEFAULT_TIMEOUT_S = 300.0
 Status = Literal["resolved", "unresolved", "infra_error"]

@@ -16,14 +16,16 @@ Arms of one run (column ``arm`` of the table):
 Every attempt runs under each of ``permutations`` relabellings of the candidate ids (seeded), and
 every figure is the mean over them with its spread (``evals.metrics.ArmRate``). The figure read
 first is the **lift** over placebo at each budget: bank minus the stronger of the two placebo
-arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics.Lift``).
+arms, paired by task, with a bootstrap interval and a sign test (``evals.metrics.Lift``); the
+result and its summary are ``evals.suite_result``'s.
 
 Each task sees the bank *as of* its opening (``evals.packs.as_of``). Every pack handed out is
 checked for leaks (``evals.leaks``, the one definition): a leaking cell is not attempted, counts
-as unresolved and is reported. Packs are built first, in order, in the calling thread; attempts
-then run on a thread pool (the tests are subprocesses) in three stages, each at most
-``workers`` at a time: the agent's attempt, the applying of its patch on a copy, then the test
-run, so that one attempt's agent runs and another's patch goes in while a third's tests run.
+as unresolved and is reported. Packs are built first, in order, in the calling thread
+(``evals.suite_plan``); attempts then run on a thread pool (the tests are subprocesses) in three
+stages, each at most ``workers`` at a time: the agent's attempt, the applying of its patch on a
+copy, then the test run, so that one attempt's agent runs and another's patch goes in while a
+third's tests run.
 They are spread so that attempts likely to share a patch are far apart; a patch of a task is
 graded once (``GradeCache``, shareable between suites). A success rate counts every task of the
 suite, infrastructure errors included as not resolved (as SWE-bench does); they are reported
@@ -38,7 +40,6 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -47,31 +48,22 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from dreamer.collector import long_lived
-from dreamer.models import Bank, Memory, MemoryPack
-from evals.agents.base import Agent, make_agent
-from evals.leaks import LeakFinding, check_pack
-from evals.metrics import ArmRate, Lift, arm_rate, auc, budget_label, paired_lift
-from evals.packs import (
-    as_of,
-    donors,
-    oracle_bank,
-    placebo_other_pack,
-    placebo_pack,
-    route,
-    task_pack,
-    visible_count,
-)
+from dreamer.models import Bank, Memory
+from evals.agents.base import Agent
+from evals.metrics import budget_label
+from evals.packs import as_of, oracle_bank, task_pack
 from evals.runner import GradeCache, TaskResult, run_task
+from evals.suite_plan import Job, SuitePlan, leak_findings, plan_suite, suite_times
+from evals.suite_result import CONTROL_ARMS, SuiteResult, per_task, summarise
 from evals.tasks import Task
-from evals.workspace import WorkspacePool
+from evals.workspace_pool import WorkspacePool
 
 DEFAULT_BUDGETS: tuple[int | None, ...] = (0, 256, 512, 1024, 2048, 4096, None)
 BUDGETED_ARMS = ("bank", "placebo", "placebo_other", "compare")
-CONTROL_ARMS = ("no_memory", "smallest", "largest", "random", "oracle")
-PLACEBOS = ("placebo", "placebo_other")
 
 __all__ = ["DEFAULT_BUDGETS", "SuiteConfig", "SuitePlan", "SuiteResult", "as_of", "attempt_row",
-           "finish_suite", "oracle_bank", "plan_suite", "run_suite", "task_pack"]
+           "finish_suite", "oracle_bank", "per_task", "plan_suite", "run_suite", "suite_times",
+           "task_pack"]
 
 
 class SuiteConfig(BaseModel):
@@ -100,103 +92,6 @@ class SuiteConfig(BaseModel):
     """Seeds the relabellings, the random control and the placebo donors."""
     leak_check: bool = True
     """Check every pack handed out; a leaking cell counts as unresolved."""
-
-
-@dataclass
-class SuiteResult:
-    """The outcome of a suite run: the per-attempt table and its summary."""
-
-    config: SuiteConfig
-    bank_id: str | None
-    table: pd.DataFrame
-    run_dir: Path
-    wall_s: float
-    bank_tokens: int
-    tasks: int
-    rates: dict[str, dict[str, ArmRate]] = field(default_factory=dict)
-    """Arm -> budget label -> success (controls under the label ``-``)."""
-    lifts: dict[str, Lift] = field(default_factory=dict)
-    """Budget label -> lift of the bank over the stronger placebo."""
-    lifts_by_placebo: dict[str, dict[str, Lift]] = field(default_factory=dict)
-    """Placebo arm -> budget label -> lift of the bank over it."""
-    comparison: dict[str, Lift] = field(default_factory=dict)
-    """Budget label -> lift of the bank over the ``compare`` bank."""
-    chance: float = 0.0
-    """Mean over tasks of 1/k (k candidates): what a blind pick resolves."""
-    leak_findings: dict[str, list[LeakFinding]] = field(default_factory=dict)
-    """Arm -> the leaks found in the packs handed out to it (those cells were not attempted)."""
-    excluded: dict[str, int] = field(default_factory=dict)
-    """Memories ``as_of`` left out over the bank's packs: ``later`` and ``untimed`` (summed over
-    tasks)."""
-
-    @property
-    def success(self) -> dict[str, ArmRate]:
-        """The bank's success by budget label."""
-        return self.rates.get("bank", {})
-
-    @property
-    def controls(self) -> dict[str, ArmRate]:
-        """Each control arm's success."""
-        return {arm: next(iter(r.values())) for arm, r in self.rates.items()
-                if arm in CONTROL_ARMS and r}
-
-    @property
-    def auc(self) -> float:
-        return auc({(None if k == "all" else int(k)): r.rate for k, r in self.success.items()})
-
-    @property
-    def test_time_s(self) -> float:
-        """Raw time of the test runs actually executed (reused grades not counted twice)."""
-        fresh = self.table[~self.table["cached"]]
-        return float(fresh["test_duration_s"].sum())
-
-    def counts(self, column: str) -> dict[str, dict[str, int]]:
-        """Arm -> budget label -> how many attempts have ``column`` true (``leak``, ``tie``,
-        ``abstained``)."""
-        out: dict[str, dict[str, int]] = {}
-        hits = self.table[self.table[column].astype(bool)]
-        for (arm, label), rows in hits.groupby(["arm", "budget"], sort=True):
-            out.setdefault(str(arm), {})[str(label)] = len(rows)
-        return out
-
-    def summary(self) -> dict[str, Any]:
-        """The JSON summary ``dreamer eval --json`` prints."""
-        bank = self.table[self.table["arm"] == "bank"]
-        return {
-            "bank": self.bank_id, "suite": self.config.suite, "agent": self.config.agent,
-            "tasks": self.tasks, "attempts": len(self.table),
-            "permutations": self.config.permutations, "seed": self.config.seed,
-            "success": {k: r.rate for k, r in self.success.items()},
-            "intervals": {k: [r.low, r.high] for k, r in self.success.items()},
-            "spread": {k: [r.spread_low, r.spread_high] for k, r in self.success.items()},
-            "lift": {k: lift.model_dump() for k, lift in self.lifts.items()},
-            "lift_by_placebo": {arm: {k: v.model_dump() for k, v in by.items()}
-                                for arm, by in self.lifts_by_placebo.items()},
-            "arms": {arm: {k: r.model_dump() for k, r in by.items()}
-                     for arm, by in self.rates.items()},
-            "controls": {arm: r.rate for arm, r in self.controls.items()},
-            "chance": self.chance,
-            "leaks": self.counts("leak"), "ties": self.counts("tie"),
-            "abstentions": self.counts("abstained"),
-            "excluded_as_of": self.excluded,
-            "auc": self.auc, "bank_tokens": self.bank_tokens,
-            "resolved": int((bank["status"] == "resolved").sum()),
-            "unresolved": int((bank["status"] == "unresolved").sum()),
-            "infra_errors": int((bank["status"] == "infra_error").sum()),
-            "comparison": {k: v.model_dump() for k, v in self.comparison.items()},
-            "wall_s": round(self.wall_s, 3), "test_time_s": round(self.test_time_s, 3),
-            "run_dir": str(self.run_dir),
-        }
-
-
-@dataclass(frozen=True)
-class _Job:
-    task: Task
-    arm: str
-    budget: int | None
-    pack: MemoryPack
-    agent: Agent
-    leaks: tuple[LeakFinding, ...] = ()
 
 
 def bank_tokens(bank: Bank) -> int:
@@ -245,7 +140,7 @@ def run_suite(
     staging = threading.BoundedSemaphore(max(1, config.workers))
     testing = threading.BoundedSemaphore(max(1, config.workers))
 
-    def attempt(item: tuple[_Job, int]) -> dict[str, Any]:
+    def attempt(item: tuple[Job, int]) -> dict[str, Any]:
         row = attempt_row(item[0], item[1], config, run_dir, cache, copies,
                           artifacts=lambda write: writes.append(writer.submit(write)),
                           slots=(agents, staging, testing))
@@ -284,39 +179,7 @@ def run_suite(
     return finish_suite(plan, rows)
 
 
-@dataclass
-class SuitePlan:
-    """A suite run before any attempt: every job (task × arm × budget, its pack built and
-    leak-checked), in the order the table lists them."""
-
-    tasks: list[Task]
-    bank: Bank | None
-    config: SuiteConfig
-    run_dir: Path
-    jobs: list[_Job]
-    excluded: dict[str, int]
-    started: float
-
-    @property
-    def runs(self) -> list[tuple[_Job, int]]:
-        """Every attempt: each job under each relabelling, in the table's order."""
-        return [(job, p) for job in self.jobs for p in range(self.config.permutations)]
-
-
-def plan_suite(
-    tasks: list[Task], bank: Bank | None, config: SuiteConfig, run_dir: Path,
-    compare: Bank | None = None, agent: Agent | None = None, *,
-    placebo_pool: Sequence[Memory] = (), source_times: Mapping[str, datetime] | None = None,
-) -> SuitePlan:
-    """Build and check every pack of the suite (in the calling thread, in order)."""
-    start = time.monotonic()
-    worker = agent or make_agent(config.agent, config.agent_options)
-    times = source_times if source_times is not None else suite_times(config.suite)
-    jobs, excluded = _plan(tasks, bank or Bank(), config, worker, compare, placebo_pool, times)
-    return SuitePlan(tasks, bank, config, run_dir, jobs, excluded, start)
-
-
-def attempt_row(job: _Job, permutation: int, config: SuiteConfig, run_dir: Path,
+def attempt_row(job: Job, permutation: int, config: SuiteConfig, run_dir: Path,
                 cache: GradeCache, copies: WorkspacePool | None,
                 artifacts: Callable[[Callable[[], None]], object] | None = None,
                 slots: tuple[Any, Any, Any] = (None, None, None),
@@ -351,12 +214,12 @@ def finish_suite(plan: SuitePlan, rows: Sequence[dict[str, Any]]) -> SuiteResult
                          run_dir=plan.run_dir, wall_s=time.monotonic() - plan.started,
                          bank_tokens=bank_tokens(bank) if bank else 0, tasks=len(plan.tasks),
                          chance=_chance(plan.tasks), excluded=plan.excluded,
-                         leak_findings=_findings(plan.jobs))
-    _summarise(result, [t.instance_id for t in plan.tasks])
+                         leak_findings=leak_findings(plan.jobs))
+    summarise(result, [t.instance_id for t in plan.tasks])
     return result
 
 
-def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:
+def _spread(runs: Sequence[tuple[Job, int]]) -> list[int]:
     """The order to attempt ``runs`` in: permutation by permutation, round-robin over tasks.
 
     Attempts that share a patch (one job under several relabellings, or controls of one task
@@ -375,83 +238,7 @@ def _spread(runs: Sequence[tuple[_Job, int]]) -> list[int]:
     return [key[-1] for key in sorted(keys)]
 
 
-def suite_times(suite: str) -> dict[str, datetime]:
-    """When each session and commit of a suite's folder ended (its ``sessions.jsonl`` and
-    ``repos/``); empty for a suite without them."""
-    from evals.corpus.info import commit_times, session_times
-    from evals.tasks import resolve_suite
-
-    try:
-        path = resolve_suite(suite)
-    except Exception:
-        return {}
-    folder = path if path.is_dir() else path.parent
-    times: dict[str, datetime] = {}
-    if (folder / "repos").is_dir():
-        times.update(commit_times(folder))
-    if (folder / "sessions.jsonl").is_file():
-        times.update(session_times(folder))
-    return times
-
-
-def _plan(tasks: list[Task], bank: Bank, config: SuiteConfig, worker: Agent,
-          compare: Bank | None, pool: Sequence[Memory],
-          times: Mapping[str, datetime]) -> tuple[list[_Job], dict[str, int]]:
-    jobs: list[_Job] = []
-    excluded = {"later": 0, "untimed": 0}
-    others = [*bank.memories, *pool]
-    given = donors(tasks, config.seed) if config.controls else {}
-
-    def job(task: Task, arm: str, budget: int | None, pack: MemoryPack,
-            agent: Agent = worker) -> _Job:
-        found = tuple(check_pack(task, pack, times)) if config.leak_check and pack.items else ()
-        return _Job(task, arm, budget, pack, agent, found)
-
-    for task in tasks:
-        cut = as_of(bank, task.created_at)
-        excluded["later"] += cut.later
-        excluded["untimed"] += cut.untimed
-        whole = visible_count(bank, task)
-        for budget in config.budgets:
-            mine = route(cut.bank, task.problem_statement, task.repo, budget)
-            jobs.append(job(task, "bank", budget, mine))
-            if compare is not None:
-                jobs.append(job(task, "compare", budget, task_pack(compare, task, budget)))
-            if not config.controls:
-                continue
-            donor = given.get(task.instance_id)
-            if donor is not None and (len(mine.items) < whole or budget == 0):
-                jobs.append(job(task, "placebo", budget,
-                                placebo_pack(bank, task, donor, budget)))
-            if any(m.scope.repo != task.repo for m in others):
-                jobs.append(job(task, "placebo_other", budget,
-                                placebo_other_pack(others, task, budget)))
-        if config.controls:
-            jobs += _controls(task, worker, config)
-    return jobs, excluded
-
-
-def _controls(task: Task, worker: Agent, config: SuiteConfig) -> list[_Job]:
-    empty = MemoryPack(query=task.problem_statement, budget=0)
-    jobs = [_Job(task, "no_memory", 0, empty, worker),
-            _Job(task, "smallest", 0, empty, make_agent("smallest")),
-            _Job(task, "largest", 0, empty, make_agent("largest")),
-            _Job(task, "random", 0, empty, make_agent("random", {"seed": config.seed}))]
-    gold = oracle_bank(task)
-    if gold is not None:
-        jobs.append(_Job(task, "oracle", None, task_pack(gold, task, None), worker))
-    else:
-        jobs.append(_Job(task, "oracle", None, MemoryPack(budget=None), make_agent("oracle")))
-    return jobs
-
-
-_COLUMNS = ["instance_id", "repo", "family", "arm", "budget", "budget_tokens", "permutation",
-            "agent", "pack_tokens", "pack_memories", "status", "resolved", "reason", "chosen",
-            "gold_chosen", "abstained", "tie", "leak", "apply_method", "cached", "duration_s",
-            "test_duration_s"]
-
-
-def _row(job: _Job, result: TaskResult) -> dict[str, Any]:
+def _row(job: Job, result: TaskResult) -> dict[str, Any]:
     single = job.arm in CONTROL_ARMS
     return {
         "instance_id": job.task.instance_id, "repo": job.task.repo, "family": job.task.family,
@@ -467,60 +254,12 @@ def _row(job: _Job, result: TaskResult) -> dict[str, Any]:
     }
 
 
-def _findings(jobs: list[_Job]) -> dict[str, list[LeakFinding]]:
-    found: dict[str, list[LeakFinding]] = {}
-    for job in jobs:
-        if job.leaks:
-            found.setdefault(job.arm, []).extend(job.leaks)
-    return found
-
-
 def _chance(tasks: list[Task]) -> float:
     shares = [1 / len(t.candidates) for t in tasks if t.candidates]
     return sum(shares) / len(tasks) if tasks else 0.0
 
 
-def per_task(rows: pd.DataFrame, ids: Sequence[str]) -> dict[str, float]:
-    """Task id -> mean resolved over its attempts in ``rows`` (0 for a task with none)."""
-    means = rows.groupby("instance_id")["resolved"].mean().to_dict()
-    return {t: float(means.get(t, 0.0)) for t in ids}
-
-
-def _summarise(result: SuiteResult, ids: list[str]) -> None:
-    # One pass over the rows in plain Python: filtering the frame per arm, budget and
-    # permutation cost a second at the demo suite's size, more than its harness otherwise.
-    k, seed, n = result.config.permutations, result.config.seed, len(ids)
-    resolved: dict[tuple[str, str], list[int]] = {}
-    outcomes: dict[tuple[str, str], dict[str, list[bool]]] = {}
-    columns = ["arm", "budget", "permutation", "instance_id", "resolved"]
-    for arm, label, permutation, task, ok in result.table[columns].itertuples(index=False):
-        cell = (str(arm), str(label))
-        counts = resolved.setdefault(cell, [0] * k)
-        if 0 <= permutation < k:
-            counts[int(permutation)] += bool(ok)
-        outcomes.setdefault(cell, {}).setdefault(str(task), []).append(bool(ok))
-    for (arm, label), counts in resolved.items():
-        result.rates.setdefault(arm, {})[label] = arm_rate(counts, n)
-    order = {budget_label(b): i for i, b in enumerate(result.config.budgets)}
-    for arm in result.rates:
-        result.rates[arm] = dict(sorted(result.rates[arm].items(),
-                                        key=lambda kv: order.get(kv[0], -1)))
-
-    def means(cell: tuple[str, str]) -> dict[str, float]:
-        got = outcomes.get(cell, {})
-        return {t: sum(got[t]) / len(got[t]) if got.get(t) else 0.0 for t in ids}
-
-    for label in result.success:
-        mine = means(("bank", label))
-        against: dict[str, Lift] = {}
-        for arm in PLACEBOS:
-            if (arm, label) in outcomes:
-                lift = paired_lift(mine, means((arm, label)), arm, seed)
-                result.lifts_by_placebo.setdefault(arm, {})[label] = lift
-                against[arm] = lift
-        if against:
-            # The stronger placebo is the one with the smaller lift (the higher success).
-            result.lifts[label] = min(against.values(), key=lambda lift: lift.lift)
-        if ("compare", label) in outcomes:
-            result.comparison[label] = paired_lift(mine, means(("compare", label)), "compare",
-                                                   seed)
+_COLUMNS = ["instance_id", "repo", "family", "arm", "budget", "budget_tokens", "permutation",
+            "agent", "pack_tokens", "pack_memories", "status", "resolved", "reason", "chosen",
+            "gold_chosen", "abstained", "tie", "leak", "apply_method", "cached", "duration_s",
+            "test_duration_s"]

@@ -22,7 +22,7 @@ from typing import Any
 
 from evals.runner import GradeCache
 from evals.suite import SuiteConfig, SuitePlan, SuiteResult, attempt_row, finish_suite
-from evals.workspace import WorkspacePool
+from evals.workspace_pool import WorkspacePool
 
 Rows = list[tuple[int, dict[str, Any]]]
 """A unit's rows, each with its index in ``SuitePlan.runs``."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from dreamer import tracking
 from dreamer.models import content_hash
 from evals.metrics import budget_label
-from evals.suite import SuiteResult
+from evals.suite_result import SuiteResult
 
 if TYPE_CHECKING:
     from mlflow.entities import Metric

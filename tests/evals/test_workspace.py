@@ -122,7 +122,7 @@ def test_timeout_kills_the_whole_process_group(drifted, tmp_path: Path) -> None:
 def test_a_pooled_copy_is_reused_and_restarted_at_the_base_commit(drifted) -> None:
     """One copy per task and concurrent worker: the next attempt gets the same folder, back at
     the base commit with no applied patch, no change and no untracked or ignored file."""
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, patch = drifted
     with WorkspacePool() as pool:
@@ -163,7 +163,7 @@ def test_a_copy_is_restarted_in_the_background_and_waited_for_or_deleted_if_it_f
 ) -> None:
     """The attempt that returns a copy does not wait for its restart; the next one to ask waits
     for the restart instead of cloning, and a copy that cannot be restarted is replaced."""
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, patch = drifted
     real_restart = Workspace.restart
@@ -200,7 +200,7 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
 ) -> None:
     """The first copy of each task is made in the background, at most AHEAD before the
     attempts take them; an attempt takes the prefetched copy instead of cloning again."""
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
@@ -239,7 +239,7 @@ def test_prefetched_copies_are_made_ahead_and_taken_by_the_attempts(
 def test_a_task_no_attempt_needs_is_not_prefetched_and_does_not_hold_the_others_back(
     drifted, monkeypatch
 ) -> None:
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(4)]
@@ -261,7 +261,7 @@ def test_a_task_no_attempt_needs_is_not_prefetched_and_does_not_hold_the_others_
 def test_prefetching_on_two_threads_makes_two_copies_at_once_and_no_more_ahead(
     drifted, monkeypatch
 ) -> None:
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(5)]
@@ -298,7 +298,7 @@ def test_prefetching_on_two_threads_makes_two_copies_at_once_and_no_more_ahead(
 def test_a_pool_of_two_workers_prefetches_two_copies_per_worker(drifted, monkeypatch) -> None:
     """A suite's first tests may need copies of any of its tasks: a pool prefetches as many as
     its workers hold (two each), not only as many as it has threads."""
-    from evals.workspace import WorkspacePool
+    from evals.workspace_pool import WorkspacePool
 
     task, _ = drifted
     tasks = [task.model_copy(update={"instance_id": f"drift-{i}"}) for i in range(6)]
