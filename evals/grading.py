@@ -4,6 +4,8 @@ Parsing reads pytest's ``-rA`` short summary (``PASSED tests/t.py::test_a``, ``F
 ``ERROR id``, ``XFAIL id``, ``XPASS id``), pytest's verbose lines (``tests/t.py::test_a PASSED``)
 and unittest/Django's verbose lines (``test_a (pkg.mod.Class) ... ok``). When the same test is
 reported twice, the worse outcome wins (a test that passed but errored in teardown errored).
+Quiet pytest output (``-q``: dots and totals) is read only where its totals account for exactly
+the tests asked for (``quiet_outcomes``).
 
 Grading, as SWE-bench defines it: a test *succeeds* when its outcome is ``passed`` or ``xfailed``;
 it *fails* when its outcome is ``failed`` or ``error``, or when it is missing from the output; a
@@ -124,3 +126,30 @@ def swe_bench_report(
         }
     entry.update(extra)
     return {instance_id: entry}
+
+
+_QUIET_SUMMARY = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|"
+                            r"deselected|warnings?)(?:, )?)+) in [\d.]+s", re.MULTILINE)
+_QUIET_FAILED = re.compile(r"^(FAILED|ERROR) (\S+::\S+)", re.MULTILINE)
+
+
+def quiet_outcomes(output: str, ids: list[str]) -> dict[str, str]:
+    """Per-test outcomes of a quiet pytest run (``-q``: dots, the short summary of failures and
+    the totals), when they account for exactly the tests asked for: the ones the summary names
+    ``FAILED``/``ERROR`` failed, every other one passed. Empty when the totals do not add up
+    (a test not collected, or not a pytest run)."""
+    asked = list(dict.fromkeys(ids))
+    found = _QUIET_SUMMARY.findall(output)
+    if not asked or not found:
+        return {}
+    counts: dict[str, int] = {}
+    for part in found[-1].split(", "):
+        number, _, kind = part.partition(" ")
+        counts[kind.rstrip("s") if kind.startswith("error") else kind] = int(number)
+    bad = {test: ("failed" if kind == "FAILED" else "error")
+           for kind, test in _QUIET_FAILED.findall(output)}
+    ran = counts.get("passed", 0) + counts.get("failed", 0) + counts.get("error", 0)
+    if ran != len(asked) or not set(bad) <= set(asked) or \
+            len(bad) != counts.get("failed", 0) + counts.get("error", 0):
+        return {}
+    return {test: bad.get(test, "passed") for test in asked}

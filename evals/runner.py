@@ -28,7 +28,6 @@ with a relative ``source.location`` is resolved against the current folder.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import threading
 import time
@@ -47,7 +46,7 @@ from evals.agents.base import Agent, AgentInput, Attempt, make_agent
 from evals.agents.diffs import diff_stats, modified_files
 from evals.environment import environment_for
 from evals.errors import InfraError
-from evals.grading import Grade, grade, parse_test_output, swe_bench_report
+from evals.grading import Grade, grade, parse_test_output, quiet_outcomes, swe_bench_report
 from evals.permute import Relabelling, gold_id, relabel
 from evals.tasks import Task
 from evals.workspace import Workspace
@@ -304,33 +303,6 @@ def reset_test_files(ws: Workspace, patch: str, test_patch: str) -> None:
         return
     touched = set(diff_stats(patch).paths)
     ws.reset_files([path for path in modified if path in touched])
-
-
-_QUIET_SUMMARY = re.compile(r"^=*\s*((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|"
-                            r"deselected|warnings?)(?:, )?)+) in [\d.]+s", re.MULTILINE)
-_QUIET_FAILED = re.compile(r"^(FAILED|ERROR) (\S+::\S+)", re.MULTILINE)
-
-
-def quiet_outcomes(output: str, ids: list[str]) -> dict[str, str]:
-    """Per-test outcomes of a quiet pytest run (``-q``: dots, the short summary of failures and
-    the totals), when they account for exactly the tests asked for: the ones the summary names
-    ``FAILED``/``ERROR`` failed, every other one passed. Empty when the totals do not add up
-    (a test not collected, or not a pytest run)."""
-    asked = list(dict.fromkeys(ids))
-    found = _QUIET_SUMMARY.findall(output)
-    if not asked or not found:
-        return {}
-    counts: dict[str, int] = {}
-    for part in found[-1].split(", "):
-        number, _, kind = part.partition(" ")
-        counts[kind.rstrip("s") if kind.startswith("error") else kind] = int(number)
-    bad = {test: ("failed" if kind == "FAILED" else "error")
-           for kind, test in _QUIET_FAILED.findall(output)}
-    ran = counts.get("passed", 0) + counts.get("failed", 0) + counts.get("error", 0)
-    if ran != len(asked) or not set(bad) <= set(asked) or \
-            len(bad) != counts.get("failed", 0) + counts.get("error", 0):
-        return {}
-    return {test: bad.get(test, "passed") for test in asked}
 
 
 def test_command(task: Task, python: str) -> list[str]:

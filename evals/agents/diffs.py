@@ -61,4 +61,3 @@ def modified_files(patch: str) -> list[str]:
 
     return [f.source_file[2:] for f in PatchSet(patch)
             if f.source_file != "/dev/null" and f.source_file.startswith("a/")]
-

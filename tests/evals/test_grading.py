@@ -59,7 +59,7 @@ def test_a_quiet_pytest_run_is_graded_from_its_totals_and_failures() -> None:
     """``pytest -q`` prints dots, the failures' short summary and the totals: when the totals
     account for exactly the tests asked for, the named failures failed and the rest passed;
     when they do not add up, nothing is inferred."""
-    from evals.runner import quiet_outcomes
+    from evals.grading import quiet_outcomes
 
     asked = ["tests/t.py::a", "tests/t.py::b", "tests/t.py::c"]
     out = (".F.                                          [100%]\n"
