@@ -37,6 +37,24 @@ def test_precision_is_checked_and_is_part_of_every_key(monkeypatch) -> None:
     assert embeddings.precision() == ("bf16" if embeddings._native_bf16() else "fp32")
 
 
+def _cpuinfo(vendor: str, family: int, flags: str) -> str:
+    block = (f"processor\t: {{n}}\nvendor_id\t: {vendor}\ncpu family\t: {family}\n"
+             f"model name\t: a CPU\nflags\t\t: fpu sse2 avx2 {flags}\n\n")
+    return block.format(n=0) + block.format(n=1)
+
+
+def test_bfloat16_is_chosen_only_where_it_was_measured_faster() -> None:
+    """AMX tiles, or AVX-512 BF16 on AMD's Zen 5: bfloat16; AVX-512 BF16 on Intel without AMX
+    (measured slower), on a Zen 4 (never measured) or plain AVX2: float32."""
+    faster = embeddings.bf16_is_faster
+    assert faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16 amx_bf16 amx_tile"))
+    assert faster(_cpuinfo("AuthenticAMD", 26, "avx512f avx512_bf16 avx512_vnni"))
+    assert not faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16"))
+    assert not faster(_cpuinfo("AuthenticAMD", 25, "avx512f avx512_bf16"))
+    assert not faster(_cpuinfo("AuthenticAMD", 26, "avx512f"))
+    assert not faster("")
+
+
 def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:
     texts = [
         "Order status goes through LEGACY_STATUS_CODES in orders/status.py.",
