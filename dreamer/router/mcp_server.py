@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-warm", action="store_true",
                         help="load the model and indexes at the first recall, not at start-up")
     args = parser.parse_args(argv)
+    from dreamer.cli import quiet_libraries
+
+    quiet_libraries()  # as ``dreamer mcp`` does: no model-loading logs or bars on stderr
     config = RouterConfig.from_env()
     if args.no_embeddings:
         config = config.model_copy(update={"embeddings": False})

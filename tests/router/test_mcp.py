@@ -112,3 +112,24 @@ def test_the_server_answers_while_it_warms_up(mem, cite, bank, checkout: Path, o
     store.close()
     assert wanted.id in json.dumps(during, default=str) and wanted.id in json.dumps(after,
                                                                                    default=str)
+
+
+def test_the_module_entry_keeps_model_loading_chatter_off_stderr_as_dreamer_mcp_does(
+    monkeypatch
+) -> None:
+    """``python -m dreamer.router.mcp_server`` quiets the libraries as ``dreamer mcp`` does: an
+    MCP client shows the server's stderr, and loading the model logged and drew bars there."""
+    import logging
+
+    from dreamer.router import mcp_server
+
+    for name in ("TQDM_DISABLE", "HF_HUB_DISABLE_PROGRESS_BARS"):
+        monkeypatch.setenv(name, "")  # noted, so that the end of the test restores it
+        monkeypatch.delenv(name)
+    library = logging.getLogger("sentence_transformers")
+    monkeypatch.setattr(library, "level", logging.NOTSET)
+    served: list[object] = []
+    monkeypatch.setattr(mcp_server, "serve", lambda *args, **kwargs: served.append(args))
+    mcp_server.main(["--no-warm"])
+    assert served and library.level == logging.WARNING
+    assert os.environ["TQDM_DISABLE"] == "1" and os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] == "1"
