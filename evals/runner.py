@@ -265,12 +265,7 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
                 method = ws.apply(patch, "patch", commit=False).method
             except InfraError as exc:
                 raise InfraError("patch did not apply", exc.detail) from exc
-        if task.test_patch.strip():
-            reset_test_files(ws, patch, task.test_patch)
-            try:
-                ws.apply(task.test_patch, "test_patch", commit=False)
-            except InfraError as exc:
-                raise InfraError("test patch did not apply", exc.detail) from exc
+        apply_test_patch(ws, task.test_patch, patch)
         turn()  # setting up runs under the test slot: building an environment is heavy
         env = environment_for(task, ws.path)
         run = ws.run(test_command(task, env.python), timeout=timeout, env=env.variables())
@@ -288,21 +283,26 @@ def _grade_patch(task: Task, ws: Workspace, patch: str, timeout: float,
     return Graded(status, reason, tests, verdict, method, run.output, run.duration_s)
 
 
-def reset_test_files(ws: Workspace, patch: str, test_patch: str) -> None:
-    """SWE-bench's reset before the test patch (its eval script's ``git checkout <base> <test
-    files>``): the files the test patch modifies go back to the base commit, so a patch that
-    edited one of them does not keep the test patch from applying. Only those the patch touched
-    can differ from the base, so only they are reset (no git call for most patches). Like the
-    script, a reset that fails, or a test patch unidiff cannot read, is passed over (the test
-    patch's apply then says what is wrong)."""
+def apply_test_patch(ws: Workspace, test_patch: str, patch: str) -> None:
+    """Put ``test_patch`` on ``ws`` after the agent's ``patch`` (nothing for an empty one), as
+    SWE-bench's eval script does: the files it modifies first go back to the base commit (its
+    ``git checkout <base> <test files>``), so a patch that edited one of them does not keep it
+    from applying. Only those the patch touched can differ from the base, so only they are reset
+    (no git call for most patches); a test patch unidiff cannot read is not reset (its apply
+    says what is wrong). Raises ``InfraError("test patch did not apply")``."""
     from unidiff import UnidiffParseError
 
-    try:
-        modified = modified_files(test_patch)
-    except UnidiffParseError:
+    if not test_patch.strip():
         return
-    touched = set(diff_stats(patch).paths)
-    ws.reset_files([path for path in modified if path in touched])
+    try:
+        touched = set(diff_stats(patch).paths)
+        ws.reset_files([path for path in modified_files(test_patch) if path in touched])
+    except UnidiffParseError:
+        pass
+    try:
+        ws.apply(test_patch, "test_patch", commit=False)
+    except InfraError as exc:
+        raise InfraError("test patch did not apply", exc.detail) from exc
 
 
 def test_command(task: Task, python: str) -> list[str]:

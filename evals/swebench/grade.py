@@ -61,7 +61,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
     """Apply, set up, test and grade ``patch`` on ``ws`` (see the module docstring);
     ``turn()`` is called once the patches are in, before the environment is set up (a suite
     waits there for a test slot)."""
-    from evals.runner import Graded, reset_test_files
+    from evals.runner import Graded, apply_test_patch
 
     if not patch.strip():
         return Graded("unresolved", "empty patch: unresolved without running", {}, None, None,
@@ -72,12 +72,7 @@ def grade_row(task: Task, ws: Workspace, patch: str, timeout: float,
             method = ws.apply(patch, "patch", commit=False).method
         except InfraError as exc:
             raise InfraError("patch did not apply", exc.detail) from exc
-        if task.test_patch.strip():
-            reset_test_files(ws, patch, task.test_patch)
-            try:
-                ws.apply(task.test_patch, "test_patch", commit=False)
-            except InfraError as exc:
-                raise InfraError("test patch did not apply", exc.detail) from exc
+        apply_test_patch(ws, task.test_patch, patch)
         turn()
         spec = env_spec(task, ws.path, git_source(task))
         env = overlay(ensure_env(spec), ws.root / "venv")
