@@ -71,6 +71,12 @@ class Step:
             event = Event(self.name, self.completed, self.total, detail)
         _emit(self, event)
 
+    def close(self) -> None:
+        """End the step where it stands (an error stopped it): its bar, if it has one, goes
+        away; listeners and logs have had its last event already."""
+        if self._bar is not None:
+            _drop_bar(self)
+
 
 def start(name: str, total: int | None = None) -> Step:
     """A step of ``total`` units named ``name``; its start is an event."""
@@ -139,6 +145,7 @@ def _bar(step: Step, event: Event) -> None:
         Progress,
         TextColumn,
         TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     with _lock:
@@ -148,15 +155,25 @@ def _bar(step: Step, event: Event) -> None:
 
                 _progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                      MofNCompleteColumn(), TimeElapsedColumn(),
+                                     TimeRemainingColumn(compact=True),
                                      TextColumn("{task.fields[detail]}"),
                                      console=Console(stderr=True), transient=True)
                 _progress.start()
             step._bar = _progress.add_task(step.name, total=event.total, detail="")
             _open_bars += 1
         _progress.update(step._bar, completed=event.completed, detail=event.detail)
-        if event.done:
-            _progress.remove_task(step._bar)
-            _open_bars -= 1
-            if _open_bars == 0:
-                _progress.stop()
-                _progress = None
+    if event.done:
+        _drop_bar(step)
+
+
+def _drop_bar(step: Step) -> None:
+    global _progress, _open_bars
+    with _lock:
+        if step._bar is None or _progress is None:
+            return
+        _progress.remove_task(step._bar)
+        step._bar = None
+        _open_bars -= 1
+        if _open_bars == 0:
+            _progress.stop()  # joins its refresh thread: a fork after this finds none
+            _progress = None

@@ -59,7 +59,6 @@ from evals.tasks import Task
 from evals.workspace_pool import WorkspacePool
 
 DEFAULT_BUDGETS: tuple[int | None, ...] = (0, 256, 512, 1024, 2048, 4096, None)
-BUDGETED_ARMS = ("bank", "placebo", "placebo_other", "compare")
 
 __all__ = ["DEFAULT_BUDGETS", "SuiteConfig", "SuitePlan", "SuiteResult", "as_of", "attempt_row",
            "finish_suite", "oracle_bank", "per_task", "plan_suite", "run_suite", "suite_times",

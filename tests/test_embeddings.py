@@ -3,6 +3,8 @@ queries (and float32 documents) through ONNX Runtime."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 
@@ -218,3 +220,48 @@ def test_many_texts_embedded_in_forked_processes_match_one_process(monkeypatch,
     # each text keeps its own vector, whichever process and batch embedded it
     assert (alone * forked).sum(axis=1).min() >= 0.99999
     assert embeddings._shared is None
+
+
+def test_a_stopped_embedding_keeps_its_finished_chunks_and_shows_its_progress(
+        monkeypatch, tmp_path) -> None:
+    from rich.console import Console
+
+    from dreamer import progress
+
+    monkeypatch.setenv("DREAMER_EMBEDDING_CACHE", str(tmp_path / "vectors.db"))
+    monkeypatch.setattr(embeddings, "_vectors", {})
+    monkeypatch.setattr(embeddings, "CHUNK", 4)
+    monkeypatch.setattr(embeddings, "PROGRESS_MIN", 8)
+    screen = io.StringIO()
+    monkeypatch.setattr(progress, "_terminal", lambda: True)
+    monkeypatch.setattr("rich.console.Console", lambda **_: Console(
+        file=screen, force_terminal=True, width=100))
+    texts = [f"Run the {thing} tests before touching {where} ({n} sessions saw it fail)."
+             for n, (thing, where) in enumerate(
+                 (t, w) for t in ("invoice", "refund", "ledger") for w in ("money.py", "tax.py",
+                                                                         "orders/status.py"))]
+    expected = embeddings.encode_fresh(texts, count=1)
+    real, asked = embeddings.encode_fresh, []
+
+    def cut_after_two_chunks(chunk, *args, **kwargs):
+        asked.append(list(chunk))
+        if len(asked) == 3:
+            raise RuntimeError("power cut")
+        return real(chunk, *args, **kwargs)
+
+    monkeypatch.setattr(embeddings, "encode_fresh", cut_after_two_chunks)
+    events: list[progress.Event] = []
+    with progress.listen(events.append), pytest.raises(RuntimeError, match="power cut"):
+        embeddings.encode(texts)
+    assert [(e.step, e.completed, e.total) for e in events] == [
+        ("embed", 0, 9), ("embed", 4, 9), ("embed", 8, 9)]
+    assert "embed" in screen.getvalue() and progress._progress is None  # the bar closed
+
+    # The next run (a new process: only the file remains) embeds only the text not stored:
+    # the chunks go longest text first (ties by key).
+    first_two_chunks = sorted(texts, key=lambda t: (-len(t), embeddings.key(t)))[:8]
+    embeddings._vectors.clear()
+    asked.clear()
+    vectors = embeddings.encode(texts)
+    assert asked == [[t for t in texts if t not in first_two_chunks]]
+    assert (vectors * expected).sum(axis=1).min() >= 0.99999
