@@ -12,15 +12,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 
 from dreamer.models import Usage
 from dreamer.router.errors import RouterError
-from dreamer.router.records import FeedbackRecord, VerificationRecord
+from dreamer.router.records import FeedbackRecord, UsageRecord, VerificationRecord
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
     from sqlalchemy.orm import Session
 
     from dreamer.router.verify import MemoryCheck
@@ -63,6 +64,7 @@ def record_feedback(
     ]
     with store.sessions.begin() as db:
         db.add_all(rows)
+        _add_usage(db.connection(), [(row.memory_id, signal) for row in rows])
     return len(rows)
 
 
@@ -92,6 +94,7 @@ def record_recall(
         connection = db.connection()
         if retrieved:
             connection.execute(insert(FeedbackRecord), retrieved)
+            _add_usage(connection, [(mid, "retrieved") for mid in served])
         if verified:
             connection.execute(insert(VerificationRecord), verified)
 
@@ -133,18 +136,49 @@ def observations(store: Store, memory_ids: Iterable[str] | None = None) -> dict[
 
 
 def usage_counts(store: Store, memory_ids: Iterable[str] | None = None) -> dict[str, Usage]:
-    """Accumulated retrieved / helped / hurt per memory id, for reranking and forgetting: the
-    feedback table alone (every recall's verification rows are not read, as ``observations``
-    reads them)."""
+    """Accumulated retrieved / helped / hurt per memory id (of ``memory_ids``, or all), for
+    reranking and forgetting: read from the feedback events' sums (``router_usage``), one row
+    per memory, whatever the length of its history."""
     ids = list(dict.fromkeys(memory_ids)) if memory_ids is not None else None
     if ids == []:
         return {}
-    counts: dict[str, dict[str, int]] = {}
+    found: dict[str, Usage] = {}
+    query = select(UsageRecord.memory_id, UsageRecord.retrieved, UsageRecord.helped,
+                   UsageRecord.hurt)
     with store.sessions() as db:
         for chunk in _chunks(ids):
-            _count_feedback(db, chunk, counts)
-    return {mid: Usage(retrieved=c.get("retrieved", 0), helped=c.get("helped", 0),
-                       hurt=c.get("hurt", 0)) for mid, c in counts.items()}
+            chosen = query if chunk is None else query.where(UsageRecord.memory_id.in_(chunk))
+            for mid, retrieved, helped, hurt in db.execute(chosen):
+                found[mid] = Usage(retrieved=retrieved, helped=helped, hurt=hurt)
+    return found
+
+
+def _add_usage(connection: Connection, events: Sequence[tuple[str, Signal]]) -> None:
+    """Add ``events`` (memory id, signal) to their memories' sums, in the caller's transaction
+    (the one that appends them): an upsert per memory, in id order, so concurrent writers take
+    the rows' locks in one order."""
+    sums: dict[str, dict[str, int]] = {}
+    for mid, signal in events:
+        sums.setdefault(mid, dict.fromkeys(SIGNALS, 0))[signal] += 1
+    if not sums:
+        return
+    values = [{"memory_id": mid, **counts} for mid, counts in sorted(sums.items())]
+    dialect = connection.dialect.name
+    if dialect in ("postgresql", "sqlite"):
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        statement: Any = (postgresql if dialect == "postgresql" else sqlite).insert(UsageRecord)
+        statement = statement.on_conflict_do_update(
+            index_elements=[UsageRecord.memory_id],
+            set_={s: getattr(UsageRecord, s) + getattr(statement.excluded, s) for s in SIGNALS})
+        connection.execute(statement, values)
+        return
+    for row in values:  # another database: an update, else an insert
+        added = {s: getattr(UsageRecord, s) + row[s] for s in SIGNALS}
+        done = connection.execute(update(UsageRecord).where(
+            UsageRecord.memory_id == row["memory_id"]).values(**added))
+        if done.rowcount == 0:
+            connection.execute(insert(UsageRecord), [row])
 
 
 def _count_feedback(db: Session, chunk: list[str] | None,
