@@ -129,6 +129,7 @@ def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tes
     now = {"agents": 0, "tests": 0, "applies": 0}
     most = dict(now)
     during_tests = {"agents": 0, "applies": 0}
+    ended, waited = [0], [False]  # agent steps ended; whether one waited for a test
     real_run, real_apply = Workspace.run, Workspace.apply
 
     def enter(stage: str) -> None:
@@ -148,6 +149,15 @@ def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tes
         name = "observed"
 
         def attempt(self, inp: AgentInput) -> Attempt:
+            # The first agent step to begin after another one ended waits (up to 5 s) for a
+            # test to run: a pipelined harness tests the earlier patch meanwhile, a serial one
+            # would not. (Without the wait, on a slow machine every agent step could end
+            # before the first working copy is ready, and nothing would overlap.)
+            with guard:
+                wait, waited[0] = ended[0] > 0 and not waited[0], waited[0] or ended[0] > 0
+            deadline = time.monotonic() + 5
+            while wait and not now["tests"] and time.monotonic() < deadline:
+                time.sleep(0.005)
             enter("agents")
             try:
                 time.sleep(0.02)
@@ -155,6 +165,8 @@ def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tes
                 return Attempt(patch=largest.patch, chosen=largest.id)
             finally:
                 leave("agents")
+                with guard:
+                    ended[0] += 1
 
     def observed(stage: str, real: Any) -> Any:
         def call(*args: object, **kwargs: object) -> object:
@@ -171,6 +183,7 @@ def test_one_attempts_agent_runs_and_anothers_patch_goes_in_while_a_third_is_tes
         for stage in most:
             most[stage] = 0
         during_tests.update(agents=0, applies=0)
+        ended[0], waited[0] = 0, False
         result = run_suite(demo.tasks, demo.bank, SuiteConfig(
             suite=str(demo.path), budgets=(0,), timeout_s=60, workers=workers, permutations=2,
             controls=False), tmp_path / f"pipelined-{workers}", agent=Observed(),
