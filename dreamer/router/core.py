@@ -20,7 +20,13 @@ from pydantic import BaseModel, ConfigDict
 from dreamer.models import Bank, Memory, MemoryPack, Usage, Verification
 from dreamer.router.config import RouterConfig
 from dreamer.router.errors import RouterError
-from dreamer.router.feedback import Signal, record_feedback, record_recall, usage_counts
+from dreamer.router.feedback import (
+    RecallRecord,
+    Signal,
+    record_feedback,
+    record_recalls,
+    usage_counts,
+)
 from dreamer.router.index import BankIndex
 from dreamer.router.packing import Offer, line_cost, pack_offers, render
 from dreamer.router.rerank import Scored, fuse, rerank
@@ -93,7 +99,8 @@ class Router:
         self._verifier = Verifier()
         self._lines: dict[tuple[str, State], str] = {}
         self._lock = threading.RLock()
-        self._writer = RecordWriter() if background_records else None
+        self._writer = RecordWriter(write_many=partial(record_recalls, store)) \
+            if background_records and store is not None else None
 
     def variant(self, **config: Any) -> Router:
         """A router with these config fields changed, sharing this one's store and record
@@ -155,15 +162,12 @@ class Router:
         packed = pack_offers(query, offers, budget)
         pack = packed.pack
         if self.store is not None and record:
-            write = partial(
-                record_recall, self.store, served=list(packed.memory_ids),
-                checks=list(checks.values()), bank_id=index.bank_id, repo=repo, checkout=root,
-                commit=commit, task_id=task_id,
-            )
+            done = RecallRecord(tuple(packed.memory_ids), tuple(checks.values()),
+                                index.bank_id, repo, root, commit, task_id)
             if self._writer is None:
-                write()
+                record_recalls(self.store, [done])
             else:
-                self._writer.submit(write)
+                self._writer.submit(done)
         return RecallResult(
             bank_id=index.bank_id, pack=pack, memory_ids=packed.memory_ids,
             candidates=len(ranked), notes=tuple(notes),

@@ -9,7 +9,7 @@ the reranker reads it (usefulness), and forgetting can read it (unused or stale 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -68,23 +68,44 @@ def record_feedback(
     return len(rows)
 
 
+@dataclass(frozen=True)
+class RecallRecord:
+    """What one recall did, to append (``record_recalls``): the memories it served and the
+    checks of their cited lines, with when it was answered."""
+
+    served: tuple[str, ...]
+    checks: tuple[MemoryCheck, ...]
+    bank_id: str
+    repo: str
+    checkout: Path | None
+    commit: str | None
+    task_id: str | None = None
+    at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
 def record_recall(
     store: Store, *, served: Sequence[str], checks: Sequence[MemoryCheck], bank_id: str,
     repo: str, checkout: Path | None, commit: str | None, task_id: str | None = None,
 ) -> None:
     """Append what one recall did: a ``retrieved`` event per served memory and a verification
     row per memory checked, in one transaction."""
-    now = datetime.now(UTC)
+    record_recalls(store, [RecallRecord(tuple(served), tuple(checks), bank_id, repo, checkout,
+                                        commit, task_id)])
+
+
+def record_recalls(store: Store, recalls: Sequence[RecallRecord]) -> None:
+    """Append what ``recalls`` did in one transaction: a burst's records written together cost
+    one commit (a server's background writer hands over all that is pending)."""
     retrieved = [
-        {"memory_id": mid, "signal": "retrieved", "bank_id": bank_id, "repo": repo,
-         "task_id": task_id, "source": "router", "note": "", "at": now}
-        for mid in served
+        {"memory_id": mid, "signal": "retrieved", "bank_id": r.bank_id, "repo": r.repo,
+         "task_id": r.task_id, "source": "router", "note": "", "at": r.at}
+        for r in recalls for mid in r.served
     ]
     verified = [
-        {"memory_id": check.memory_id, "bank_id": bank_id, "repo": repo,
-         "checkout": str(checkout or ""), "commit": commit, "state": check.state, "at": now,
-         "details": check.details}
-        for check in checks if check.state != "unchecked"
+        {"memory_id": check.memory_id, "bank_id": r.bank_id, "repo": r.repo,
+         "checkout": str(r.checkout or ""), "commit": r.commit, "state": check.state,
+         "at": r.at, "details": check.details}
+        for r in recalls for check in r.checks if check.state != "unchecked"
     ]
     if not retrieved and not verified:
         return
@@ -94,7 +115,7 @@ def record_recall(
         connection = db.connection()
         if retrieved:
             connection.execute(insert(FeedbackRecord), retrieved)
-            _add_usage(connection, [(mid, "retrieved") for mid in served])
+            _add_usage(connection, [(mid, "retrieved") for r in recalls for mid in r.served])
         if verified:
             connection.execute(insert(VerificationRecord), verified)
 

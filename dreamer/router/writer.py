@@ -13,15 +13,21 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
+from typing import Any
 
 
 class RecordWriter:
     """One background thread writing recall records between recalls."""
 
-    def __init__(self, quiet_s: float = 0.05, wait_s: float = 2.0, most: int = 64) -> None:
+    def __init__(self, quiet_s: float = 0.05, wait_s: float = 2.0, most: int = 64,
+                 write_many: Callable[[list[Any]], None] | None = None) -> None:
+        """``write_many``: what writes a batch of submitted records at once (one transaction
+        for a burst); without it, each submitted item is a callable that writes itself."""
         self.quiet_s, self.wait_s, self.most = quiet_s, wait_s, most
+        self._write_many = write_many
         self._cond = threading.Condition()
-        self._queue: list[tuple[float, Callable[[], None]]] = []
+        self._queue: list[tuple[float, Any]] = []
         self._busy = 0
         self._last = 0.0
         """When the last recall ended (monotonic)."""
@@ -45,9 +51,10 @@ class RecordWriter:
                 self._last = time.monotonic()
                 self._cond.notify_all()
 
-    def submit(self, write: Callable[[], None]) -> None:
+    def submit(self, item: Any) -> None:
+        """Queue a record for ``write_many`` (or, without it, a callable that writes)."""
         with self._cond:
-            self._queue.append((time.monotonic(), write))
+            self._queue.append((time.monotonic(), item))
             self._cond.notify_all()
 
     def flush(self) -> None:
@@ -85,7 +92,10 @@ class RecordWriter:
                 batch, self._queue = self._queue, []
                 self._writing += 1
             try:
-                for _, write in batch:
+                items = [item for _, item in batch]
+                writes = [partial(self._write_many, items)] \
+                    if self._write_many is not None else items
+                for write in writes:
                     try:
                         write()
                     except BaseException as exc:  # noqa: BLE001 (raised at flush)

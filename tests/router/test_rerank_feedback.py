@@ -65,6 +65,26 @@ def test_records_written_in_the_background_are_all_there_after_flush(mem, bank) 
     store.close()
 
 
+def test_a_burst_of_recalls_is_recorded_in_one_transaction(mem, bank) -> None:
+    """What the background writer finds pending goes in one commit, not one per recall."""
+    from sqlalchemy import event
+
+    store = open_store()
+    router = Router(RouterConfig(embeddings=False), store=store, background_records=True)
+    a, b = mem("retry the flaky payment test once"), mem("rebuild the wheel cache nightly")
+    both = bank(a, b)
+    commits: list[int] = []
+    event.listen(store.engine, "commit", lambda _: commits.append(1))
+    assert router._writer is not None
+    with router._writer.busy():  # a burst: nothing is written while it lasts
+        for _ in range(10):
+            router.recall(both, "flaky payment test", repo="acme/shop")
+    router.flush()
+    assert len(commits) == 1
+    assert usage_counts(store, [a.id])[a.id].retrieved == 10
+    store.close()
+
+
 def test_the_migration_creates_the_router_tables_next_to_the_lead_schema() -> None:
     store = open_store()
     tables = set(inspect(store.engine).get_table_names())
