@@ -99,7 +99,7 @@ class Router:
         self._verifier = Verifier()
         self._lines: dict[tuple[str, State], str] = {}
         self._lock = threading.RLock()
-        self._writer = RecordWriter(write_many=partial(record_recalls, store)) \
+        self._writer = RecordWriter(partial(record_recalls, store)) \
             if background_records and store is not None else None
 
     def variant(self, **config: Any) -> Router:

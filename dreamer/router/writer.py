@@ -3,8 +3,9 @@
 A recall's records (the memories it served, each check of a cited line) are a few milliseconds
 of inserts. Written by a thread at once, they compete for the interpreter with the next recall
 of a burst; so the writer waits until no recall has been in progress for ``quiet_s``, and
-writes everything pending then, at the latest once ``most`` writes are waiting or the oldest has
-waited ``wait_s``. ``flush()`` writes what is pending now and raises the first error.
+writes everything pending then, in one call of ``write`` (one transaction), at the latest once
+``most`` records are waiting or the oldest has waited ``wait_s``. ``flush()`` writes what is
+pending now and raises the first error.
 """
 
 from __future__ import annotations
@@ -13,19 +14,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from typing import Any
 
 
 class RecordWriter:
     """One background thread writing recall records between recalls."""
 
-    def __init__(self, quiet_s: float = 0.05, wait_s: float = 2.0, most: int = 64,
-                 write_many: Callable[[list[Any]], None] | None = None) -> None:
-        """``write_many``: what writes a batch of submitted records at once (one transaction
-        for a burst); without it, each submitted item is a callable that writes itself."""
+    def __init__(self, write: Callable[[list[Any]], None], quiet_s: float = 0.05,
+                 wait_s: float = 2.0, most: int = 64) -> None:
+        """``write`` writes a batch of submitted records at once (one transaction for a
+        burst)."""
         self.quiet_s, self.wait_s, self.most = quiet_s, wait_s, most
-        self._write_many = write_many
+        self._write = write
         self._cond = threading.Condition()
         self._queue: list[tuple[float, Any]] = []
         self._busy = 0
@@ -52,7 +52,7 @@ class RecordWriter:
                 self._cond.notify_all()
 
     def submit(self, item: Any) -> None:
-        """Queue a record for ``write_many`` (or, without it, a callable that writes)."""
+        """Queue a record for the next batch."""
         with self._cond:
             self._queue.append((time.monotonic(), item))
             self._cond.notify_all()
@@ -92,15 +92,10 @@ class RecordWriter:
                 batch, self._queue = self._queue, []
                 self._writing += 1
             try:
-                items = [item for _, item in batch]
-                writes = [partial(self._write_many, items)] \
-                    if self._write_many is not None else items
-                for write in writes:
-                    try:
-                        write()
-                    except BaseException as exc:  # noqa: BLE001 (raised at flush)
-                        with self._cond:
-                            self._errors.append(exc)
+                self._write([item for _, item in batch])
+            except BaseException as exc:  # noqa: BLE001 (raised at flush)
+                with self._cond:
+                    self._errors.append(exc)
             finally:
                 with self._cond:
                     self._writing -= 1
