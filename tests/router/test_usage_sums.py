@@ -75,3 +75,21 @@ def test_the_migration_sums_the_events_already_recorded(tmp_path) -> None:  # ty
         assert usage_counts(store, [IDS[1]])[IDS[1]] == Usage(retrieved=2, helped=0, hurt=1)
     finally:
         store.close()
+
+
+def test_on_a_database_without_upserts_the_sums_still_match(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Another database than SQLite and PostgreSQL: an update, else an insert, per memory."""
+    store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        monkeypatch.setattr(store.engine.dialect, "name", "another")
+        _recall(store, IDS[:3])
+        _recall(store, IDS[1:4])
+        record_feedback(store, [IDS[0]], "helped", repo="acme/shop")
+        monkeypatch.undo()
+        assert usage_counts(store, IDS[:4]) == {
+            IDS[0]: Usage(retrieved=1, helped=1, hurt=0),
+            IDS[1]: Usage(retrieved=2, helped=0, hurt=0),
+            IDS[2]: Usage(retrieved=2, helped=0, hurt=0),
+            IDS[3]: Usage(retrieved=1, helped=0, hurt=0)}
+    finally:
+        store.close()
