@@ -264,4 +264,7 @@ def test_a_stopped_embedding_keeps_its_finished_chunks_and_shows_its_progress(
     asked.clear()
     vectors = embeddings.encode(texts)
     assert asked == [[t for t in texts if t not in first_two_chunks]]
-    assert (vectors * expected).sum(axis=1).min() >= 0.99999
+    # The vectors one call gives: in bfloat16 to a cosine of 0.9999, as a text's vector moves
+    # in the fifth decimal with the batch it is padded in (here the last chunk holds one
+    # text; 0.99998 seen on an AMX machine), in float32 closer.
+    assert (vectors * expected).sum(axis=1).min() >= 0.9999
