@@ -3,7 +3,7 @@
 Exports the packaged all-MiniLM-L6-v2's transformer to ONNX offline (``dreamer.onnx_model.export``,
 ``torch.onnx.export`` with the ``onnx`` package; sentence-transformers' own ONNX backend needs
 ``optimum-onnx``, whose pins would downgrade transformers), then embeds the distinct texts
-of a synthetic bank three ways on ``dreamer.embeddings.threads()`` threads: the product path
+of a synthetic bank three ways on ``dreamer.cpu.threads()`` threads: the product path
 (``encode_fresh``), a plain ``SentenceTransformer.encode``, and ONNX Runtime (same tokenizer,
 mean pooling, unit vectors). Prints texts/s and CPU seconds of each (two rounds, the first warms
 caches), the cosine between torch and ONNX vectors, and the agreement of their 10 nearest
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> None:
     import torch
     from synthetic_bank import synthetic_bank
 
-    from dreamer import embeddings, onnx_model
+    from dreamer import cpu, embeddings, onnx_model
     from dreamer.stages.base import memory_text
 
     texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
@@ -48,7 +48,7 @@ def main(argv: list[str]) -> None:
     onnx_model.export(path)
     print(f"export: {time.perf_counter() - started:.1f}s")
     options = ort.SessionOptions()
-    options.intra_op_num_threads, options.inter_op_num_threads = embeddings.threads(), 1
+    options.intra_op_num_threads, options.inter_op_num_threads = cpu.threads(), 1
     session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
     def onnx_encode(batch: list[str]) -> np.ndarray:
@@ -67,13 +67,13 @@ def main(argv: list[str]) -> None:
         return out
 
     def plain(batch: list[str]) -> np.ndarray:
-        torch.set_num_threads(embeddings.threads())
+        torch.set_num_threads(cpu.threads())
         return np.asarray(model.encode(batch, normalize_embeddings=True, show_progress_bar=False,
                                        convert_to_numpy=True))
 
     ways = {"product (encode_fresh)": embeddings.encode_fresh, "plain encode": plain,
             "onnx runtime": onnx_encode}
-    print(f"{len(texts)} distinct texts, {embeddings.threads()} thread(s), load average "
+    print(f"{len(texts)} distinct texts, {cpu.threads()} thread(s), load average "
           f"{os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M')}")
     vectors: dict[str, np.ndarray] = {}
     for round_ in (1, 2):

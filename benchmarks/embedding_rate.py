@@ -5,7 +5,7 @@ On the distinct texts of a synthetic bank (``benchmarks/synthetic_bank.py``) thi
 - ``before``: what the router did before, chunks of 256 texts in bank order, one ``encode`` call
   per chunk, torch on every core;
 - ``after``: ``dreamer.embeddings.encode_fresh``: one call over every text, sorted by length,
-  torch on ``dreamer.embeddings.threads()`` threads (all cores but one by default);
+  torch on ``dreamer.cpu.threads()`` threads (all cores but one by default);
 - ``cached``: ``dreamer.embeddings.encode`` once the texts are in the cache (what the router
   pays for the texts the dream embedded, and the next dream for unchanged memories).
 
@@ -33,7 +33,7 @@ def main(argv: list[str]) -> None:
     import torch
     from synthetic_bank import synthetic_bank
 
-    from dreamer import embeddings
+    from dreamer import cpu, embeddings
     from dreamer.stages.base import memory_text
 
     texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> None:
     embeddings.encode(texts)
     cached = time.perf_counter() - started
     for name, took in (("before (chunks of 256, all cores)", before),
-                       (f"after (one length-sorted call, {embeddings.threads()} threads)", after),
+                       (f"after (one length-sorted call, {cpu.threads()} threads)", after),
                        ("cached (read back by content hash)", cached)):
         print(f"  {name:<48} {took:7.2f}s  {len(texts) / took:9.0f} embeddings/s")
 

@@ -6,17 +6,16 @@ Vectors are cached by the sha256 of their text: in memory, and in a SQLite file 
 dream embedded is not embedded again by the router, by the next dream or by another process.
 
 Missing texts are embedded sorted by length in tokens (each batch pads to its longest text, so
-batches of alike lengths waste little) with ``threads()`` threads: ``DREAMER_EMBED_THREADS``, by
-default the cores the machine leaves free (idle in a 0.1 s sample, rounded; at least one), so a
-dream on a busy machine does not fight the other work.
+batches of alike lengths waste little) on ``dreamer.cpu.threads()`` threads
+(``DREAMER_EMBED_THREADS``, by default the cores the machine leaves free), so a dream on a busy
+machine does not fight the other work.
 
-Where the CPU multiplies bfloat16 matrices in AMX tiles (``amx_bf16`` in ``/proc/cpuinfo``), or
-is an AMD Zen 5 with AVX-512 BF16, a bfloat16 copy of the model embeds
-(``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or ``fp32``; ``bf16_is_faster``): 570 texts/s on
-an AMX machine, against 390-410 under bfloat16 autocast and 158 in float32; 249-343 on a Zen 5,
-against 208-215 for ONNX Runtime in float32. AVX-512 BF16 alone is not enough on Intel: on such
-a CPU (no AMX) the bfloat16 model embedded 34-66 texts/s against 72-89 for torch in float32 and
-77-97 for ONNX Runtime. The bfloat16
+Where the CPU multiplies bfloat16 matrices in AMX tiles, or is an AMD Zen 5 with AVX-512 BF16
+(``dreamer.cpu.precision``; ``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or ``fp32``), a
+bfloat16 copy of the model embeds: 570 texts/s on an AMX machine, against 390-410 under
+bfloat16 autocast and 158 in float32; 249-343 on a Zen 5, against 208-215 for ONNX Runtime in
+float32. AVX-512 BF16 alone is not enough on Intel: on such a CPU (no AMX) the bfloat16 model
+embedded 34-66 texts/s against 72-89 for torch in float32 and 77-97 for ONNX Runtime. The bfloat16
 vectors are of cosine >= 0.9999 to the float32 ones, with the same nearest neighbours
 (``tests/test_embeddings.py`` checks both). The precision is part of every cache key, so
 vectors of the two are never mixed. Without it, the float32 vectors come
@@ -30,16 +29,13 @@ import hashlib
 import os
 import sqlite3
 import threading
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from dreamer import settings
+from dreamer import cpu, settings
 
 MODEL_TAG = "minilm-l6-v2"
 """Names the model in every cache key: a change of model never reuses old vectors."""
@@ -55,108 +51,6 @@ def text_of(summary: str, conditions: Sequence[str]) -> str:
     if conditions:
         return f"{summary} (when: {'; '.join(conditions)})"
     return summary
-
-
-def threads() -> int:
-    """Torch threads for bulk embedding: ``DREAMER_EMBED_THREADS``, or the cores the machine
-    leaves free (idle over a 0.1 s sample, rounded; at least one). Not the load average: it
-    still counts, for a minute, the work that just ended (the previous step of a nightly run)."""
-    if _limit is not None:
-        return _limit
-    return settings.count("DREAMER_EMBED_THREADS") or idle_cores()
-
-
-_limit: int | None = None
-
-
-@contextmanager
-def limited(count: int) -> Iterator[None]:
-    """Embed on ``count`` threads in the block, whatever was idle before it (a dream's first
-    shard: its workers take the other cores meanwhile)."""
-    global _limit
-    before, _limit = _limit, count
-    try:
-        yield
-    finally:
-        _limit = before
-
-
-def idle_cores() -> int:
-    """The cores idle over a 0.1 s sample (rounded; at least one), sampled at most every
-    ``_FREE_FOR_S`` seconds."""
-    now = time.monotonic()
-    if _free[0] is None or now - _free[1] > _FREE_FOR_S:
-        import psutil
-
-        cores = os.cpu_count() or 1
-        busy = psutil.cpu_percent(interval=0.1) / 100  # every core, over the last 0.1 s
-        _free[0], _free[1] = max(1, min(cores, round(cores * (1 - busy)))), now
-    return _free[0]
-
-
-_free: list[Any] = [None, 0.0]
-"""The cores found free, and when: sampled at most every ``_FREE_FOR_S`` seconds."""
-_FREE_FOR_S = 30.0
-
-
-def precision() -> str:
-    """``bf16`` or ``fp32``: ``DREAMER_EMBED_PRECISION`` (``auto`` by default: bf16 where the
-    CPU embeds faster in it, ``bf16_is_faster``)."""
-    chosen = settings.choice("DREAMER_EMBED_PRECISION", ("auto", "bf16", "fp32"))
-    if chosen != "auto":
-        return chosen
-    return "bf16" if _native_bf16() else "fp32"
-
-
-@lru_cache(maxsize=1)
-def _native_bf16() -> bool:
-    """Whether this CPU embeds faster in bfloat16 (``bf16_is_faster``; read from /proc/cpuinfo,
-    not from torch: a cache lookup must not import torch)."""
-    try:
-        info = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return bf16_is_faster(info)
-
-
-_AMD_BF16_FAMILY = 26
-"""AMD's family 26 (Zen 5), the AMD CPUs measured: bfloat16 faster there."""
-
-
-def bf16_is_faster(cpuinfo: str) -> bool:
-    """Whether the CPU that ``cpuinfo`` (``/proc/cpuinfo``'s text) describes embeds faster in
-    bfloat16 than in float32, as measured: yes with AMX bfloat16 tiles (``amx_bf16``: 570 texts/s
-    against 158 in float32, stop 26), and on AMD's Zen 5 with AVX-512 BF16 (family 26: 249-256
-    texts/s on 4,475 texts cold, 331-343 warm, against 208-215 for ONNX Runtime in float32, stop
-    32); not on an Intel CPU with AVX-512 BF16 and no AMX (34-66 against 77-97, stop 27). Zen 4
-    (family 25) has AVX-512 BF16 too but was never measured here: it stays on float32."""
-    fields: dict[str, str] = {}
-    for line in cpuinfo.splitlines():
-        name, sep, value = line.partition(":")
-        if not sep:
-            if fields:
-                break  # the first processor's block is enough
-            continue
-        fields.setdefault(name.strip(), value.strip())
-    flags = set(fields.get("flags", "").split())
-    if "amx_bf16" in flags:
-        return True
-    family = fields.get("cpu family", "")
-    return (fields.get("vendor_id") == "AuthenticAMD" and "avx512_bf16" in flags
-            and family.isdigit() and int(family) >= _AMD_BF16_FAMILY)
-
-
-@contextmanager
-def torch_threads(count: int | None) -> Iterator[None]:
-    """Run torch with ``count`` threads (None: ``threads()``), then restore the setting."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(count or threads())
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 _lock = threading.RLock()
@@ -207,7 +101,7 @@ def tag() -> str:
     """The model and precision the vectors of this process come from (part of every key):
     float32 vectors are one tag whichever engine computed them (they agree to a cosine of
     0.99999, ``tests/test_embeddings.py``)."""
-    if precision() == "fp32":
+    if cpu.precision() == "fp32":
         return MODEL_TAG
     from dreamer import onnx_model
 
@@ -262,7 +156,7 @@ def _save(vectors: dict[str, np.ndarray]) -> None:
 def encode_fresh(texts: Sequence[str], count: int | None = None,
                  engine: str | None = None) -> np.ndarray:
     """Embed ``texts`` with the model (no cache), longest first in batches of alike lengths,
-    on ``count`` threads (None: ``threads()``) and ``engine`` (None: the documents' engine,
+    on ``count`` threads (None: ``cpu.threads()``) and ``engine`` (None: the documents' engine,
     ``dreamer.onnx_model.document_engine()``)."""
     if not texts:
         return np.zeros((0, DIM), np.float32)
@@ -270,19 +164,19 @@ def encode_fresh(texts: Sequence[str], count: int | None = None,
     from dreamer import onnx_model
 
     if (engine or onnx_model.document_engine()) == "onnx":
-        found = onnx_model.encode_documents([texts[i] for i in order], count or threads())
+        found = onnx_model.encode_documents([texts[i] for i in order], count or cpu.threads())
         if found is not None:
             out = np.empty((len(texts), DIM), np.float32)
             out[order] = found
             return out
-    half = precision() == "bf16"
+    half = cpu.precision() == "bf16"
     ordered = [texts[i] for i in order]
-    count = count or threads()
+    count = count or cpu.threads()
     net = half_model() if half else model()  # loaded here, so forked processes share it
-    if count > 1 and len(texts) >= FORK_MIN and may_fork():
+    if count > 1 and len(texts) >= FORK_MIN and cpu.may_fork():
         vectors = _encode_forked(net, ordered, count, half)
     else:
-        with torch_threads(count):
+        with cpu.torch_threads(count):
             vectors = _encode_with(net, ordered, half)
     out = np.empty((len(texts), vectors.shape[1]), np.float32)
     out[order] = vectors
@@ -311,15 +205,6 @@ def _encode_with(net: Any, texts: list[str], half: bool) -> np.ndarray:
     if half:  # normalised in float32 (bfloat16 keeps 8 bits of mantissa)
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     return vectors
-
-
-def may_fork() -> bool:
-    """Whether this process may fork workers: the platform forks, and it is not a daemon (a
-    multiprocessing pool's worker, which may not have children)."""
-    import multiprocessing
-
-    return ("fork" in multiprocessing.get_all_start_methods()
-            and not multiprocessing.current_process().daemon)  # a daemon may not have children
 
 
 def _encode_forked(net: Any, texts: list[str], count: int, half: bool) -> np.ndarray:

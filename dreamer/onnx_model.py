@@ -71,9 +71,9 @@ def document_engine() -> str:
     chosen = _document_setting()
     if chosen != "auto":
         return chosen
-    from dreamer import embeddings
+    from dreamer import cpu
 
-    if embeddings.precision() == "bf16" or _bulk_failed is not None:
+    if cpu.precision() == "bf16" or _bulk_failed is not None:
         return "torch"
     return "onnx" if _available() else "torch"
 

@@ -55,9 +55,9 @@ class Plan:
 
 def workers() -> int:
     """``DREAMER_DREAM_WORKERS``, or the cores idle when the dream starts."""
-    from dreamer import embeddings, settings
+    from dreamer import cpu, settings
 
-    return settings.count("DREAMER_DREAM_WORKERS") or embeddings.idle_cores()
+    return settings.count("DREAMER_DREAM_WORKERS") or cpu.idle_cores()
 
 
 def plan(bank: Bank, context: Any) -> Plan | None:
@@ -66,9 +66,9 @@ def plan(bank: Bank, context: Any) -> Plan | None:
         return None
     if context.similarity.backend != "minilm":
         return None  # TF-IDF weighs a text by the others it is fitted with: not per shard
-    from dreamer import embeddings
+    from dreamer import cpu
 
-    if not embeddings.may_fork():
+    if not cpu.may_fork():
         return None
     by_repo: dict[Hashable, list[int]] = {}
     for position, memory in enumerate(bank.memories):
@@ -94,7 +94,7 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
     meanwhile; their runs merged in shard order. (This process would otherwise only wait: a
     worker less is one copy less of what the workers write of the forked memory, and the first
     shard is neither sent nor rebuilt.)"""
-    from dreamer import embeddings
+    from dreamer import cpu
     from dreamer.pipeline import run_stages
 
     global _job
@@ -108,7 +108,7 @@ def run(bank: Bank, strategy: Strategy, context: Any, shards: Plan, keep: Any) -
             # Every worker is forked at the first submission, before a progress bar's thread.
             futures = [pool.submit(_dream_shard, shard) for shard in others]
             shard, last = _shard(bank, mine)
-            with embeddings.limited(1):  # the workers take the other cores
+            with cpu.limited(1):  # the workers take the other cores
                 runs = [run_stages(shard, strategy, context, keep, first_key=last)]
             # While the workers finish (they send their own output's hashes): the hashes the
             # diff and the bank's id will read, of this shard's output and of the whole input.

@@ -1,4 +1,4 @@
-"""The shared embedder: how many threads it takes, bfloat16 where the CPU computes it, and
+"""The shared embedder: one vector per distinct text, bfloat16 where the CPU computes it, and
 queries (and float32 documents) through ONNX Runtime."""
 
 from __future__ import annotations
@@ -8,23 +8,8 @@ import io
 import numpy as np
 import pytest
 
-from dreamer import embeddings
+from dreamer import cpu, embeddings
 from dreamer.errors import ConfigError
-
-
-def test_threads_are_the_cores_the_machine_leaves_free(monkeypatch) -> None:
-    import psutil
-
-    monkeypatch.delenv("DREAMER_EMBED_THREADS", raising=False)
-    monkeypatch.setattr(embeddings.os, "cpu_count", lambda: 8)
-    for busy, expected in ((3.0, 8), (60.0, 3), (100.0, 1)):  # a saturated machine still gets 1
-        monkeypatch.setattr(embeddings, "_free", [None, 0.0])
-        monkeypatch.setattr(psutil, "cpu_percent", lambda interval, busy=busy: busy)
-        assert embeddings.threads() == expected
-    monkeypatch.setattr(psutil, "cpu_percent", lambda interval: 0.0)
-    assert embeddings.threads() == 1  # sampled at most every 30 s
-    monkeypatch.setenv("DREAMER_EMBED_THREADS", "2")
-    assert embeddings.threads() == 2
 
 
 def test_precision_is_checked_and_is_part_of_every_key(monkeypatch) -> None:
@@ -34,27 +19,9 @@ def test_precision_is_checked_and_is_part_of_every_key(monkeypatch) -> None:
     assert embeddings.key("Run make migrate first.") != fp32_key  # never mixed in the cache
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "half")
     with pytest.raises(ConfigError, match="DREAMER_EMBED_PRECISION must be auto, bf16 or fp32"):
-        embeddings.precision()
+        cpu.precision()
     monkeypatch.setenv("DREAMER_EMBED_PRECISION", "auto")
-    assert embeddings.precision() == ("bf16" if embeddings._native_bf16() else "fp32")
-
-
-def _cpuinfo(vendor: str, family: int, flags: str) -> str:
-    block = (f"processor\t: {{n}}\nvendor_id\t: {vendor}\ncpu family\t: {family}\n"
-             f"model name\t: a CPU\nflags\t\t: fpu sse2 avx2 {flags}\n\n")
-    return block.format(n=0) + block.format(n=1)
-
-
-def test_bfloat16_is_chosen_only_where_it_was_measured_faster() -> None:
-    """AMX tiles, or AVX-512 BF16 on AMD's Zen 5: bfloat16; AVX-512 BF16 on Intel without AMX
-    (measured slower), on a Zen 4 (never measured) or plain AVX2: float32."""
-    faster = embeddings.bf16_is_faster
-    assert faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16 amx_bf16 amx_tile"))
-    assert faster(_cpuinfo("AuthenticAMD", 26, "avx512f avx512_bf16 avx512_vnni"))
-    assert not faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16"))
-    assert not faster(_cpuinfo("AuthenticAMD", 25, "avx512f avx512_bf16"))
-    assert not faster(_cpuinfo("AuthenticAMD", 26, "avx512f"))
-    assert not faster("")
+    assert cpu.precision() == ("bf16" if cpu._native_bf16() else "fp32")
 
 
 def test_bfloat16_vectors_match_float32_ones(monkeypatch) -> None:

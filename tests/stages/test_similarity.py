@@ -55,7 +55,7 @@ def test_minilm_tells_paraphrases_from_other_topics(planted) -> None:
 def test_each_distinct_text_is_embedded_once_and_shared_with_the_router(monkeypatch) -> None:
     """The dream and the router's vector leg read one cache: a text embedded by one is found
     by the other (and by a new process, through the file beside the store)."""
-    from dreamer import embeddings
+    from dreamer import cpu, embeddings
     from dreamer.router.vectors import embedder
 
     seen: list[str] = []
@@ -76,4 +76,4 @@ def test_each_distinct_text_is_embedded_once_and_shared_with_the_router(monkeypa
     assert sorted(seen) == sorted(texts)
     monkeypatch.setenv("DREAMER_EMBED_THREADS", "0")
     with pytest.raises(ConfigError, match="DREAMER_EMBED_THREADS"):
-        embeddings.threads()
+        cpu.threads()
