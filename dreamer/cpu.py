@@ -1,9 +1,9 @@
 """What this machine offers the embedder and the dream's shards: the cores it leaves idle,
 whether it multiplies bfloat16 faster than float32, and whether this process may fork.
 
-Read from the machine itself (``psutil``'s sample, ``/proc/cpuinfo``), never from torch: a
-cache lookup or a shard plan must not import it. Overridden by ``DREAMER_EMBED_THREADS`` and
-``DREAMER_EMBED_PRECISION``.
+Read from the machine itself (``psutil``'s sample, ``/proc/cpuinfo``), not from torch: a cache
+lookup or a shard plan must not import it (only ``torch_threads`` does, to set torch's own
+count). Overridden by ``DREAMER_EMBED_THREADS`` and ``DREAMER_EMBED_PRECISION``.
 """
 
 from __future__ import annotations
