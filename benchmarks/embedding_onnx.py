@@ -78,11 +78,11 @@ def main(argv: list[str]) -> None:
     vectors: dict[str, np.ndarray] = {}
     for round_ in (1, 2):
         for name, encode in ways.items():
-            wall, cpu = time.perf_counter(), time.process_time()
+            wall, used = time.perf_counter(), time.process_time()
             vectors[name] = encode(texts)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(f"  round {round_}: {name:<22} {len(texts) / wall:7.1f} texts/s, {cpu:6.1f} CPU s"
-                  f" ({cpu / len(texts) * 1e5 / 3600:.2f} CPU h per 100K texts)")
+            wall, used = time.perf_counter() - wall, time.process_time() - used
+            print(f"  round {round_}: {name:<22} {len(texts) / wall:7.1f} texts/s, "
+                  f"{used:6.1f} CPU s ({used / len(texts) * 1e5 / 3600:.2f} CPU h per 100K texts)")
     torch_v, onnx_v = vectors["product (encode_fresh)"], vectors["onnx runtime"]
     cosine = (torch_v * onnx_v).sum(1)
     picks = np.random.default_rng(0).choice(len(texts), min(200, len(texts)), replace=False)
