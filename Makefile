@@ -44,7 +44,7 @@ test-lm-local: lm-local
 	DREAMER_LOCAL_LM=1 $(BIN)/python -m pytest -q -m local_lm -s
 
 lint: setup
-	$(BIN)/ruff check dreamer evals flows tests
+	$(BIN)/ruff check dreamer evals flows tests benchmarks
 	$(BIN)/mypy dreamer evals
 
 clean:
