@@ -78,13 +78,16 @@ def warm_up(router: Router, resolver: BankResolver, bank: str | None) -> None:
 def build_server(
     store: Store, bank: str | None = None, config: RouterConfig | None = None,
     default_checkout: str | None = None, warm: bool = False, router: Router | None = None,
+    settle: bool = False,
 ) -> MCPServer:
     """An MCP server answering recalls from ``store``'s bank ``bank`` (default: production).
 
     With ``warm``, a background thread loads the model and builds the indexes at once; until it
     is done, recalls are answered without the vector leg (BM25 and graph, said in the notes)
     rather than kept waiting for the model. ``router`` (default: a new one over ``store`` and
-    ``config``) answers the recalls.
+    ``config``) answers the recalls. With ``settle`` (the server's own process), what the
+    process holds once the warm-up is done, and again after the first recall of each bank
+    served after it, is exempt from the cyclic garbage collector (``dreamer.collector.settle``).
     """
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -93,6 +96,15 @@ def build_server(
     resolver = BankResolver(store)
     server: MCPServer = MCPServer(name="dreamer", instructions=INSTRUCTIONS)
     warmed = threading.Event()
+    settled: set[str] = set()  # banks whose indexes were built when the process last settled
+
+    def settle_with(banks: list[Bank]) -> None:
+        from dreamer.collector import settle as freeze
+
+        if settle:
+            settled.update(b.id for b in banks)
+            freeze()
+
     cold = router
     if warm and router.config.embeddings:
         cold = router.variant(embeddings=False)
@@ -104,7 +116,9 @@ def build_server(
                 encoding()
                 for chosen in served_banks(resolver, bank):
                     cold.index(chosen).warm(embeddings=False)
+                settle_with([])  # the collections while the model loads walk only what it adds
                 warm_up(router, resolver, bank)
+                settle_with(served_banks(resolver, bank))
             except Exception as exc:  # the first recall will build what is missing
                 log.warning("warm-up stopped: %s", exc)
             finally:
@@ -133,6 +147,8 @@ def build_server(
             )
         except RouterError as exc:
             raise ToolError(str(exc)) from exc
+        if ready and chosen.id not in settled:
+            settle_with([chosen])  # its index was built by this recall (or the warm-up)
         payload = result.to_json()
         if not ready and cold is not router:
             payload["notes"] = [*payload.get("notes", []), WARMING_NOTE]
@@ -168,7 +184,8 @@ def serve(
     # A recall answers first; what it served and verified is written right after it.
     router = Router(config, store=store, background_records=True)
     try:
-        build_server(store, bank, config, checkout, warm=warm, router=router).run("stdio")
+        build_server(store, bank, config, checkout, warm=warm, router=router,
+                     settle=True).run("stdio")
     finally:
         try:
             router.flush()

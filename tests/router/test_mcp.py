@@ -133,3 +133,52 @@ def test_the_module_entry_keeps_model_loading_chatter_off_stderr_as_dreamer_mcp_
     mcp_server.main(["--no-warm"])
     assert served and library.level == logging.WARNING
     assert os.environ["TQDM_DISABLE"] == "1" and os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] == "1"
+
+
+def test_the_server_settles_what_it_built_once_per_bank(mem, cite, bank, checkout: Path,
+                                                        orders_lines, monkeypatch) -> None:
+    """``dreamer mcp`` exempts the indexes it built from the garbage collector (its full
+    collections walked them, 0.1-0.5 s each, in recalls): after the first recall of each bank,
+    not after every recall."""
+    import gc
+
+    from dreamer import collector
+    from dreamer.router import mcp_server
+    from dreamer.router.config import RouterConfig
+
+    first = bank(mem("parse_order raises KeyError when the tax field is missing",
+                     citations=[cite("src/orders.py", orders_lines, 3, 4)]))
+    second = bank(mem("parse_order needs the tax field; orders without it are rejected",
+                      citations=[cite("src/orders.py", orders_lines, 3, 4)]))
+    store = open_store()
+    for made in (first, second):
+        store.banks.put(made)
+    store.banks.move_alias("production", first.id, repo="acme/shop", reason="test")
+    settled: list[int] = []
+    real = collector.settle
+
+    def counting() -> None:
+        real()
+        settled.append(gc.get_freeze_count())
+
+    server = mcp_server.build_server(store, config=RouterConfig(embeddings=False), settle=True)
+
+    def recall() -> None:
+        async def call() -> object:
+            return await server.call_tool("recall", {
+                "query": "why does parse_order fail on tax", "repo": "acme/shop",
+                "budget": 200, "checkout": str(checkout)})
+        anyio.run(call)
+
+    monkeypatch.setattr(collector, "settle", counting)
+    try:
+        recall()
+        assert len(settled) == 1 and settled[0] > 0  # the process's objects are frozen
+        recall()
+        assert len(settled) == 1  # the same bank: nothing new to settle
+        store.banks.move_alias("production", second.id, repo="acme/shop", reason="test")
+        recall()
+        assert len(settled) == 2  # a bank served for the first time: its index is new
+    finally:
+        gc.unfreeze()
+        store.close()
