@@ -101,9 +101,8 @@ def build_server(
     def settle_with(banks: list[Bank]) -> None:
         from dreamer.collector import settle as freeze
 
-        if settle:
-            settled.update(b.id for b in banks)
-            freeze()
+        settled.update(b.id for b in banks)
+        freeze()
 
     cold = router
     if warm and router.config.embeddings:
@@ -116,9 +115,11 @@ def build_server(
                 encoding()
                 for chosen in served_banks(resolver, bank):
                     cold.index(chosen).warm(embeddings=False)
-                settle_with([])  # the collections while the model loads walk only what it adds
+                if settle:  # the collections while the model loads walk only what it adds
+                    settle_with([])
                 warm_up(router, resolver, bank)
-                settle_with(served_banks(resolver, bank))
+                if settle:
+                    settle_with(served_banks(resolver, bank))
             except Exception as exc:  # the first recall will build what is missing
                 log.warning("warm-up stopped: %s", exc)
             finally:
@@ -147,7 +148,7 @@ def build_server(
             )
         except RouterError as exc:
             raise ToolError(str(exc)) from exc
-        if ready and chosen.id not in settled:
+        if settle and ready and chosen.id not in settled:
             settle_with([chosen])  # its index was built by this recall (or the warm-up)
         payload = result.to_json()
         if not ready and cold is not router:
