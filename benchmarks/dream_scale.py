@@ -171,10 +171,12 @@ def in_child(size: int, stand_in: bool, repeat: int = 1, single_blas: bool = Fal
     """``measure`` in a fresh process (its own peak memory, no warm caches but ``cache``, the
     embedding cache file: a new empty one by default); ``single_blas`` runs numpy's BLAS on one
     thread, so that CPU seconds count work, not spinning."""
+    if cache is None:
+        with tempfile.TemporaryDirectory(prefix="dream-scale-") as tmp:
+            return in_child(size, stand_in, repeat, single_blas, Path(tmp) / "embeddings.db",
+                            night)
     cmd = [sys.executable, __file__, "--one", str(size), "--repeat", str(repeat)] \
         + (["--stand-in"] if stand_in else []) + (["--night"] if night else [])
-    if cache is None:
-        cache = Path(tempfile.mkdtemp(prefix="dream-scale-")) / "embeddings.db"
     env = {**os.environ, "DREAMER_EMBEDDING_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(
         [str(HERE.parent), os.environ.get("PYTHONPATH", "")])}
     if single_blas:
@@ -190,6 +192,31 @@ def _workers(run: dict[str, Any]) -> str:
     return (f"{tree} (the stages in {run['shards']} shard processes, the largest "
             f"{run['peak_worker_rss_mib']:.0f} MiB RSS; stage CPU summed, wall the longest "
             "shard's)")
+
+
+def _report(size: int, args: argparse.Namespace, cache: Path) -> dict[str, Any]:
+    """Dream a bank of ``size`` memories from an empty cache at ``cache`` (and its next night
+    on that cache), print the figures, return the first run's."""
+    run = in_child(size, args.stand_in, args.repeat, cache=cache)
+    print(f"\n{run['size']} memories ({run['texts']} distinct texts, {run['repos']} "
+          f"repositories) -> {run['active_after']} active; peak memory "
+          f"{run['peak_rss_mib']:.0f} MiB{_workers(run)}; embedder loaded in "
+          f"{run['model_load_s']:.1f}s", flush=True)
+    rate = run["texts"] / max(run["embed"]["wall"], 1e-9)
+    print(f"  {'embed':<15} cpu {run['embed']['cpu']:8.2f}s  wall "
+          f"{run['embed']['wall']:8.2f}s  ({rate:.0f} embeddings/s)")
+    for name, t in run["stages"].items():
+        print(f"  {name:<15} cpu {t['cpu']:8.2f}s  wall {t['wall']:8.2f}s")
+    print(f"  {'(pipeline)':<15} cpu {run['other']['cpu']:8.2f}s  wall "
+          f"{run['other']['wall']:8.2f}s")
+    print(f"  {'total':<15} cpu {run['total']['cpu']:8.2f}s  wall "
+          f"{run['total']['wall']:8.2f}s", flush=True)
+    if not args.no_night and not args.stand_in:
+        night = in_child(size, False, cache=cache, night=True)
+        print(f"  next night, {night['size']} memories (1% new), the cache warm: total cpu "
+              f"{night['total']['cpu']:.2f}s, wall {night['total']['wall']:.2f}s; peak "
+              f"memory {night['peak_rss_mib']:.0f} MiB{_workers(night)}", flush=True)
+    return run
 
 
 def main(argv: list[str]) -> None:
@@ -214,27 +241,8 @@ def main(argv: list[str]) -> None:
           f"({time.strftime('%Y-%m-%d %H:%M')})", flush=True)
     runs = []
     for size in sizes:
-        cache = Path(tempfile.mkdtemp(prefix="dream-scale-")) / "embeddings.db"
-        run = in_child(size, args.stand_in, args.repeat, cache=cache)
-        runs.append(run)
-        print(f"\n{run['size']} memories ({run['texts']} distinct texts, {run['repos']} "
-              f"repositories) -> {run['active_after']} active; peak memory "
-              f"{run['peak_rss_mib']:.0f} MiB{_workers(run)}; embedder loaded in "
-              f"{run['model_load_s']:.1f}s", flush=True)
-        rate = run["texts"] / max(run["embed"]["wall"], 1e-9)
-        print(f"  {'embed':<15} cpu {run['embed']['cpu']:8.2f}s  wall "
-              f"{run['embed']['wall']:8.2f}s  ({rate:.0f} embeddings/s)")
-        for name, t in run["stages"].items():
-            print(f"  {name:<15} cpu {t['cpu']:8.2f}s  wall {t['wall']:8.2f}s")
-        print(f"  {'(pipeline)':<15} cpu {run['other']['cpu']:8.2f}s  wall "
-              f"{run['other']['wall']:8.2f}s")
-        print(f"  {'total':<15} cpu {run['total']['cpu']:8.2f}s  wall "
-              f"{run['total']['wall']:8.2f}s", flush=True)
-        if not args.no_night and not args.stand_in:
-            night = in_child(size, False, cache=cache, night=True)
-            print(f"  next night, {night['size']} memories (1% new), the cache warm: total cpu "
-                  f"{night['total']['cpu']:.2f}s, wall {night['total']['wall']:.2f}s; peak "
-                  f"memory {night['peak_rss_mib']:.0f} MiB{_workers(night)}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="dream-scale-") as tmp:  # 200 MiB at 100K
+            runs.append(_report(size, args, Path(tmp) / "embeddings.db"))
     for a, b in zip(runs, runs[1:], strict=False):
         growth = {name: b["stages"][name]["cpu"] / max(a["stages"][name]["cpu"], 1e-3)
                   for name in b["stages"]}

@@ -33,6 +33,11 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--size", type=int, default=1000, help="memories in the bank")
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="dreamer-onnx-bench-") as tmp:  # the export: 87 MiB
+        _compare(args.size, Path(tmp) / "minilm.onnx")
+
+
+def _compare(size: int, path: Path) -> None:
     os.environ["DREAMER_EMBEDDING_CACHE"] = "off"
     import onnxruntime as ort
     import torch
@@ -41,9 +46,8 @@ def main(argv: list[str]) -> None:
     from dreamer import cpu, embeddings, onnx_model
     from dreamer.stages.base import memory_text
 
-    texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
+    texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(size).memories))
     model = embeddings.model()
-    path = Path(tempfile.mkdtemp()) / "minilm.onnx"
     started = time.perf_counter()
     onnx_model.export(path)
     print(f"export: {time.perf_counter() - started:.1f}s")

@@ -29,14 +29,19 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--size", type=int, default=2000, help="memories in the bank")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))
-    os.environ["DREAMER_EMBEDDING_CACHE"] = str(Path(tempfile.mkdtemp()) / "embeddings.db")
+    with tempfile.TemporaryDirectory(prefix="dreamer-embed-bench-") as tmp:
+        os.environ["DREAMER_EMBEDDING_CACHE"] = str(Path(tmp) / "embeddings.db")
+        _compare(args.size)
+
+
+def _compare(size: int) -> None:
     import torch
     from synthetic_bank import synthetic_bank
 
     from dreamer import cpu, embeddings
     from dreamer.stages.base import memory_text
 
-    texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(args.size).memories))
+    texts = list(dict.fromkeys(memory_text(m) for m in synthetic_bank(size).memories))
     model = embeddings.model()
     model.encode(["warm up"])
     load = os.getloadavg()[0]

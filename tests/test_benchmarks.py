@@ -1,4 +1,5 @@
-"""Every benchmark of ``make bench`` runs and prints its figures, at sizes small enough for CI.
+"""Every benchmark of ``make bench`` runs, prints its figures and cleans up after itself, at sizes
+small enough for CI.
 
 ``make bench`` runs each script in ``benchmarks/`` in turn and stops at the first that fails, so a
 benchmark broken by a change elsewhere (a module moved, a name shadowed) stops the figures of
@@ -8,6 +9,7 @@ lines a reader looks for are checked; the figures themselves are not (they are t
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -46,6 +48,9 @@ SMALL: dict[str, tuple[list[str], list[str]]] = {
     "synthetic_bank.py": (["100"], [r"\d+ memories over \d+ repositories: domain \d+"]),
 }
 """Each benchmark's small arguments and the lines its output must hold."""
+LIBRARY_CACHES = ("torchinductor_", ".ses")
+"""What libraries keep in the temporary folder on purpose, one of each whatever the runs (torch's
+compiler cache, ONNX Runtime's session file): not a benchmark's leftovers."""
 
 
 def test_every_benchmark_is_run_here() -> None:
@@ -54,11 +59,17 @@ def test_every_benchmark_is_run_here() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("script", sorted(SMALL))
-def test_a_benchmark_runs_and_prints_its_figures(script: str) -> None:
+def test_a_benchmark_runs_prints_its_figures_and_leaves_nothing_behind(script: str,
+                                                                       tmp_path: Path) -> None:
     args, expected = SMALL[script]
+    scratch = tmp_path / "tmp"  # the benchmark's temporary folder (a 100K run writes 200 MiB)
+    scratch.mkdir()
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
+                          capture_output=True, text=True, timeout=600, check=False,
+                          env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0, f"{script} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
     for pattern in expected:
         assert re.search(pattern, done.stdout, re.MULTILINE), (
             f"{script} printed no line like {pattern!r}:\n{done.stdout[-3000:]}")
+    left = [p.name for p in scratch.iterdir() if not p.name.startswith(LIBRARY_CACHES)]
+    assert left == [], f"{script} left {left} in its temporary folder"
