@@ -122,8 +122,8 @@ class Router:
             if hit is not None and hit[0] is bank:
                 self._indexes.move_to_end(hit[1].bank_id)
                 return hit[1]
-            built = BankIndex.build(bank)
-            index = self._indexes.get(built.bank_id) or built
+            # The same content loaded again (another object): its index, not a new one.
+            index = self._indexes.get(bank.id) or BankIndex.build(bank)
             self._indexes[index.bank_id] = index
             self._indexes.move_to_end(index.bank_id)
             self._by_object[id(bank)] = (bank, index)

@@ -22,13 +22,16 @@ DEFAULT_ALIAS = "production"
 
 
 class BankResolver:
-    """Bank references -> banks, with the last few loaded banks cached by id."""
+    """Bank references -> banks, with the last ``cache_size`` loaded banks cached by id (a
+    server serving more repositories keeps one per repository: ``served_repositories``)."""
 
     def __init__(self, store: Store, cache_size: int = 4) -> None:
         self.store = store
         self._banks: OrderedDict[str, Bank] = OrderedDict()
         self._size = cache_size
         self._lock = threading.Lock()
+        self._loading: dict[str, threading.Event] = {}
+        """References being loaded, set when their load ends."""
 
     def resolve(self, ref: str | None, repo: str) -> Bank:
         """The bank ``ref`` names for ``repo`` (default: its ``production`` alias)."""
@@ -43,17 +46,42 @@ class BankResolver:
                     f"no bank alias {ref!r} for repository {repo!r} (nor a global one): promote a "
                     f"bank to it, or pass --bank with a bank id (`dreamer banks` lists them)"
                 )
+        key = target or ref
         with self._lock:
             known = [bid for bid in self._banks if bid == target or (
                 target is None and bid.startswith(ref))]
             if len(known) == 1:
                 self._banks.move_to_end(known[0])
                 return self._banks[known[0]]
-            try:
-                bank = self.store.banks.get(target or ref)
-            except StoreError as exc:
+            loading = self._loading.get(key)
+            if loading is None:
+                self._loading[key] = threading.Event()
+        if loading is not None:  # another thread loads it: wait for that load, not load twice
+            loading.wait()
+            return self.resolve(ref, repo)
+        # Loaded outside the lock: a recall of a cached bank does not wait for another bank's
+        # load (seconds for 100K memories; a server's warm-up loads every served bank).
+        try:
+            bank = self.store.banks.get(key)
+        except BaseException as exc:
+            with self._lock:
+                self._loading.pop(key).set()  # a waiting thread tries the load itself
+            if isinstance(exc, StoreError):
                 raise RouterError(str(exc)) from exc
-            self._banks[bank.id] = bank
+            raise
+        with self._lock:
+            bank = self._banks.setdefault(bank.id, bank)
+            self._banks.move_to_end(bank.id)
             while len(self._banks) > self._size:
                 self._banks.popitem(last=False)
+            self._loading.pop(key).set()  # cached first: a waiting thread finds it
             return bank
+
+
+def served_repositories(store: Store, ref: str | None) -> list[str]:
+    """The repositories a server for ``ref`` (an alias; default production) serves: those with
+    that alias (none for a bank id: known only from the queries)."""
+    ref = ref or DEFAULT_ALIAS
+    if ref.startswith("bank_"):
+        return []
+    return sorted({r for r, name, _, _ in store.banks.aliases() if name == ref})
