@@ -15,6 +15,7 @@ of the next recalls. Restarts reuse the store's embedding cache and Chroma folde
 restarted on a dreamed bank does.
 
     .venv/bin/python benchmarks/mcp_first_recall.py [--size 1000] [--repos 5] [--queries 40]
+        [--bank-per-repo]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def _prepare(home: Path, args: argparse.Namespace) -> tuple[list[str], Path]:
     """Store the bank as production of each repository; return the repositories and checkouts."""
     import router_latency as rl
 
+    from dreamer.models import Bank
     from dreamer.store import open_store
 
     rng = random.Random(args.size)
@@ -46,9 +48,14 @@ def _prepare(home: Path, args: argparse.Namespace) -> tuple[list[str], Path]:
     bank = rl._bank(args.size, repos, contents, rng)
     store = open_store()
     try:
-        store.banks.put(bank)
+        if not args.bank_per_repo:
+            store.banks.put(bank)
         for repo in repos:
-            store.banks.move_alias("production", bank.id, repo=repo, reason="benchmark")
+            served = bank
+            if args.bank_per_repo:  # a team's server: each repository its own production bank
+                served = Bank(memories=tuple(m for m in bank.memories if m.scope.repo == repo))
+                store.banks.put(served)
+            store.banks.move_alias("production", served.id, repo=repo, reason="benchmark")
     finally:
         store.close()
     return repos, root
@@ -110,6 +117,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--size", type=int, default=1000, help="memories in the bank")
     parser.add_argument("--repos", type=int, default=5)
     parser.add_argument("--queries", type=int, default=40, help="recalls timed after warm-up")
+    parser.add_argument("--bank-per-repo", action="store_true",
+                        help="each repository its own bank (default: one bank for all)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="dreamer-mcp-bench-") as tmp:
         home = Path(tmp)

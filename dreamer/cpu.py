@@ -8,6 +8,7 @@ count). Overridden by ``DREAMER_EMBED_THREADS`` and ``DREAMER_EMBED_PRECISION``.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Iterator
@@ -128,3 +129,15 @@ def may_fork() -> bool:
 
     return ("fork" in multiprocessing.get_all_start_methods()
             and not multiprocessing.current_process().daemon)  # a daemon may not have children
+
+
+def _freeze_inherited() -> None:
+    # In a forked child, what it inherited is exempt from its collector. A collection there
+    # would finalize the parent's garbage, such as a SQLite connection another thread of the
+    # parent held a mutex of at the fork, and wait on that mutex for good: a forked embedder of
+    # `dreamer mcp`'s warm-up hung so. It also keeps the inherited pages shared (a collection
+    # writes to the header of every object it walks).
+    gc.freeze()
+
+
+os.register_at_fork(after_in_child=_freeze_inherited)

@@ -3,6 +3,8 @@ where it was measured faster."""
 
 from __future__ import annotations
 
+import multiprocessing
+
 from dreamer import cpu
 
 
@@ -37,3 +39,21 @@ def test_bfloat16_is_chosen_only_where_it_was_measured_faster() -> None:
     assert not faster(_cpuinfo("AuthenticAMD", 25, "avx512f avx512_bf16"))
     assert not faster(_cpuinfo("AuthenticAMD", 26, "avx512f"))
     assert not faster("")
+
+
+def _frozen_in_child() -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_a_forked_child_never_collects_what_it_inherited() -> None:
+    """A collection in a forked embedder finalized the parent's garbage (a SQLite connection
+    whose mutex another thread of the parent held at the fork) and hung: the child freezes what
+    it inherits, the parent is left as it was."""
+    import gc
+
+    before = gc.get_freeze_count()
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_frozen_in_child) > 0
+    assert gc.get_freeze_count() == before
