@@ -78,7 +78,7 @@ class BankIndex:
                   for t in (m.created_at, m.last_verified.at if m.last_verified else None)
                   if t is not None]
         index = cls(
-            bank=bank, bank_id=Bank.compute_id(memories), memories=memories, ids=ids, texts=texts,
+            bank=bank, bank_id=bank.id, memories=memories, ids=ids, texts=texts,
             position={mid: i for i, mid in reversed(list(enumerate(ids)))},
             partitions=partition(memories),
             reference=max((as_utc(t) for t in stamps), default=None),

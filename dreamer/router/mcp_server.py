@@ -100,10 +100,10 @@ def build_server(
     from mcp.server.mcpserver.exceptions import ToolError
 
     router = router or Router(serving_config(config, store, bank), store=store)
-    # One bank per served repository kept loaded: with fewer, recalls across repositories
-    # reloaded and re-hashed banks from the store (20 repositories of 2,000 memories: p50 229
-    # ms, p95 617 ms without the vector leg).
-    resolver = BankResolver(store, cache_size=max(4, len(served_repositories(store, bank))))
+    # As many banks kept loaded as indexes kept built (one per served repository): with fewer,
+    # recalls across repositories reloaded and re-hashed banks from the store (20 repositories
+    # of 2,000 memories: p50 229 ms, p95 617 ms without the vector leg).
+    resolver = BankResolver(store, cache_size=router.config.index_cache)
     server: MCPServer = MCPServer(name="dreamer", instructions=INSTRUCTIONS)
     warmed = threading.Event()
     settled: set[str] = set()  # banks whose indexes were built when the process last settled
