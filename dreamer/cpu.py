@@ -82,17 +82,14 @@ def _native_bf16() -> bool:
     return bf16_is_faster(info)
 
 
-_AMD_BF16_FAMILY = 26
-"""AMD's family 26 (Zen 5), the AMD CPUs measured: bfloat16 faster there."""
-
-
 def bf16_is_faster(cpuinfo: str) -> bool:
     """Whether the CPU that ``cpuinfo`` (``/proc/cpuinfo``'s text) describes embeds faster in
     bfloat16 than in float32, as measured: yes with AMX bfloat16 tiles (``amx_bf16``: 570 texts/s
-    against 158 in float32, stop 26), and on AMD's Zen 5 with AVX-512 BF16 (family 26: 249-256
-    texts/s on 4,475 texts cold, 331-343 warm, against 208-215 for ONNX Runtime in float32, stop
-    32); not on an Intel CPU with AVX-512 BF16 and no AMX (34-66 against 77-97, stop 27). Zen 4
-    (family 25) has AVX-512 BF16 too but was never measured here: it stays on float32."""
+    against 158 in float32, stop 26), and on AMD CPUs with AVX-512 BF16: Zen 5 (family 26:
+    249-256 texts/s on 4,475 texts cold, 331-343 warm, against 208-215 for ONNX Runtime in
+    float32, stop 32) and Zen 4 (family 25, model 17: 184-187 against 109-110 for ONNX Runtime
+    and 103 for torch in float32, stop 35); not on an Intel CPU with AVX-512 BF16 and no AMX
+    (34-66 against 77-97, stop 27), nor without AVX-512 BF16 (Zen 3, AVX2)."""
     fields: dict[str, str] = {}
     for line in cpuinfo.splitlines():
         name, sep, value = line.partition(":")
@@ -104,9 +101,7 @@ def bf16_is_faster(cpuinfo: str) -> bool:
     flags = set(fields.get("flags", "").split())
     if "amx_bf16" in flags:
         return True
-    family = fields.get("cpu family", "")
-    return (fields.get("vendor_id") == "AuthenticAMD" and "avx512_bf16" in flags
-            and family.isdigit() and int(family) >= _AMD_BF16_FAMILY)
+    return fields.get("vendor_id") == "AuthenticAMD" and "avx512_bf16" in flags
 
 
 @contextmanager

@@ -30,13 +30,14 @@ def _cpuinfo(vendor: str, family: int, flags: str) -> str:
 
 
 def test_bfloat16_is_chosen_only_where_it_was_measured_faster() -> None:
-    """AMX tiles, or AVX-512 BF16 on AMD's Zen 5: bfloat16; AVX-512 BF16 on Intel without AMX
-    (measured slower), on a Zen 4 (never measured) or plain AVX2: float32."""
+    """AMX tiles, or AVX-512 BF16 on AMD's Zen 4 and Zen 5: bfloat16; AVX-512 BF16 on Intel
+    without AMX (measured slower), or plain AVX2 (Zen 3): float32."""
     faster = cpu.bf16_is_faster
     assert faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16 amx_bf16 amx_tile"))
     assert faster(_cpuinfo("AuthenticAMD", 26, "avx512f avx512_bf16 avx512_vnni"))
     assert not faster(_cpuinfo("GenuineIntel", 6, "avx512f avx512_bf16"))
-    assert not faster(_cpuinfo("AuthenticAMD", 25, "avx512f avx512_bf16"))
+    assert faster(_cpuinfo("AuthenticAMD", 25, "avx512f avx512_bf16"))
+    assert not faster(_cpuinfo("AuthenticAMD", 25, "avx2"))  # Zen 3
     assert not faster(_cpuinfo("AuthenticAMD", 26, "avx512f"))
     assert not faster("")
 
