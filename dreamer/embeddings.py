@@ -29,7 +29,8 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -121,12 +122,22 @@ def _cache_path() -> Path | None:
     return settings.home() / "embeddings.db"
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+@contextmanager
+def _connected(path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection to the cache, in one transaction, closed on leaving. Closed by hand: a
+    ``sqlite3.Connection`` is in a reference cycle (its statement cache), so a dropped one stays
+    open until a full collection, which a dream defers and a frozen heap never makes. A process
+    forked meanwhile (a dream's shard worker) inherited SQLite's record of that open file, and
+    its own connections to the cache read it as malformed (seen in a 10K next-night dream)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, timeout=30)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
-    return connection
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
+        with connection:
+            yield connection
+    finally:
+        connection.close()
 
 
 def _load(keys: list[str]) -> dict[str, np.ndarray]:
@@ -134,7 +145,7 @@ def _load(keys: list[str]) -> dict[str, np.ndarray]:
     if path is None or not keys or not path.exists():
         return {}
     found: dict[str, np.ndarray] = {}
-    with _connect(path) as connection:
+    with _connected(path) as connection:
         for start in range(0, len(keys), 900):
             chunk = keys[start:start + 900]
             rows = connection.execute(
@@ -148,7 +159,7 @@ def _save(vectors: dict[str, np.ndarray]) -> None:
     path = _cache_path()
     if path is None or not vectors:
         return
-    with _connect(path) as connection:
+    with _connected(path) as connection:
         connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
                                [(k, v.astype(np.float32).tobytes()) for k, v in vectors.items()])
 

@@ -100,7 +100,9 @@ def test_stack_up_deploy_run_and_down(tmp_path: Path, nightly_config,  # type: i
 
         from dreamer.promotion import model_name
 
-        model = mlflow.pyfunc.load_model(f"models:/{model_name('pytoolz/toolz')}@production")
+        (tmp_path / "model").mkdir()  # else MLflow downloads the model into a new folder of /tmp
+        model = mlflow.pyfunc.load_model(f"models:/{model_name('pytoolz/toolz')}@production",
+                                         dst_path=str(tmp_path / "model"))
         assert model.metadata.metadata["bank_id"] == decision.candidate
         (answer,) = model.predict(["get an item by index from a sequence with a default"])
         assert answer["bank"] == decision.candidate and answer["memories"]

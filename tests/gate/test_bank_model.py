@@ -4,6 +4,8 @@ never "no production"."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -24,7 +26,7 @@ def _bank() -> Bank:
 
 
 def test_the_production_bank_loads_with_mlflow_pyfunc_and_answers_queries(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
     import mlflow
 
@@ -34,7 +36,9 @@ def test_the_production_bank_loads_with_mlflow_pyfunc_and_answers_queries(
     store.banks.put(bank)
     promote(store, "acme/shop", bank.id, force=True, reason="test")
 
-    model = mlflow.pyfunc.load_model(f"models:/{model_name('acme/shop')}@production")
+    # dst_path: MLflow downloads a registered model into a new folder under /tmp otherwise
+    model = mlflow.pyfunc.load_model(f"models:/{model_name('acme/shop')}@production",
+                                     dst_path=str(tmp_path))
     assert model.metadata.metadata["bank_id"] == bank.id
     answers = model.predict(["how is the order status shown", "reserve stock"])
     assert [a["query"] for a in answers] == ["how is the order status shown", "reserve stock"]
