@@ -14,11 +14,11 @@ Where the CPU multiplies bfloat16 matrices in AMX tiles, or is an AMD Zen 4 or Z
 AVX-512 BF16 (``dreamer.cpu.precision``; ``DREAMER_EMBED_PRECISION``: ``auto``, ``bf16`` or
 ``fp32``), a bfloat16 copy of the model embeds: 570 texts/s on an AMX machine, against 390-410
 under bfloat16 autocast and 158 in float32; 249-343 on a Zen 5, against 208-215 for ONNX Runtime
-in float32; 184-187 on a Zen 4, against 109-110. AVX-512 BF16 alone is not enough on Intel: on such a CPU (no AMX) the bfloat16 model
-embedded 34-66 texts/s against 72-89 for torch in float32 and 77-97 for ONNX Runtime. The bfloat16
-vectors are of cosine >= 0.9999 to the float32 ones, with the same nearest neighbours
-(``tests/test_embeddings.py`` checks both). The precision is part of every cache key, so
-vectors of the two are never mixed. Without it, the float32 vectors come
+in float32; 184-187 on a Zen 4, against 109-110. AVX-512 BF16 alone is not enough on Intel: on
+such a CPU (no AMX) the bfloat16 model embedded 34-66 texts/s against 72-89 for torch in float32
+and 77-97 for ONNX Runtime. The bfloat16 vectors are of cosine >= 0.9999 to the float32 ones,
+with the same nearest neighbours (``tests/test_embeddings.py`` checks both). The precision is
+part of every cache key, so vectors of the two are never mixed. Without it, the float32 vectors come
 from ONNX Runtime (``dreamer.onnx_model``; ``DREAMER_EMBED_ENGINE``), about 1.5 times faster
 than torch there. torch and sentence-transformers are imported on first use only.
 """
