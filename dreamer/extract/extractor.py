@@ -28,9 +28,10 @@ from dreamer.extract import (
 )
 from dreamer.extract import lm as lm_backend
 from dreamer.extract.candidate import Candidate, to_memory
-from dreamer.extract.citations import CodeCiter, GitReader
+from dreamer.extract.citations import CodeCiter
 from dreamer.extract.evidence import SessionView
 from dreamer.extract.gate import Gate, Reason
+from dreamer.extract.git_reader import GitReader
 from dreamer.extract.records import ExtractionRow, RejectionRow, extracted
 from dreamer.extract.secrets import redact
 from dreamer.lm import DEFAULT_MAX_FAILURES, LMUsage, lm_name, make_lm, usage_for

@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from dreamer.extract.candidate import Candidate
-from dreamer.extract.citations import GitReader, lines_sha256
+from dreamer.extract.citations import lines_sha256
+from dreamer.extract.git_reader import GitReader
 from dreamer.extract.settings import SETTING_TAG, assigned
 from dreamer.models import Citation, CitationKind, Memory, MemoryType
 
@@ -53,9 +54,9 @@ def later_values(reader: GitReader, git_dir: Path, path: str, key: str, value: s
                  since: str) -> list[Change]:
     """The commits after ``since`` (on the branch checked out, oldest first) that gave ``key``
     in ``path`` a value other than the one before them, following renames."""
-    from dreamer.extract.citations import _git
+    from dreamer.extract.git_reader import git_lines
 
-    log = _git(str(git_dir), "log", "--reverse", "--follow", "--name-only",
+    log = git_lines(str(git_dir), "log", "--reverse", "--follow", "--name-only",
                "--format=@%H %cI %s", f"{since}..HEAD", "--", path)
     changes: list[Change] = []
     current, where = value, path

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from dreamer.extract.citations import _git, enclosing_definition
+from dreamer.extract.citations import enclosing_definition
+from dreamer.extract.git_reader import git_lines
 from dreamer.extract.names import line_names, rank
 from dreamer.extract.settings import assigned
 from dreamer.models import Session
@@ -86,12 +87,12 @@ def rewrites(git_dir: Path, path: str, commit: str, start: int, end: int,
     rewrote the logic of lines ``start``-``end`` of ``path`` as they were at ``commit``; commits
     in ``skip`` (those sessions made) are followed but not reported. A commit off the branch
     (a side branch's) has no later history here."""
-    if _git(str(git_dir), "merge-base", "--is-ancestor", commit, "HEAD") is None:
+    if git_lines(str(git_dir), "merge-base", "--is-ancestor", commit, "HEAD") is None:
         return []
     current = _current_path(git_dir, commit, path)
     if current is None:
         return []
-    log = _git(str(git_dir), "log", "--first-parent", "--follow", "-M", "-p", "-U0",
+    log = git_lines(str(git_dir), "log", "--first-parent", "--follow", "-M", "-p", "-U0",
                "--format=@%H %cI %s", f"{commit}..HEAD", "--", current)
     found: list[Rewrite] = []
     where, lo, hi = path, start, end
@@ -128,7 +129,7 @@ def rewrites(git_dir: Path, path: str, commit: str, start: int, end: int,
         setting = None if (took_out or brought_in) else _constant_change(removed, added)
         if not (took_out or brought_in or setting):
             continue  # only data changed (strings, numbers, layout), and no constant's value
-        after = list(_git(str(git_dir), "show", f"{change.sha}:{where}") or ())
+        after = list(git_lines(str(git_dir), "show", f"{change.sha}:{where}") or ())
         definitions = tuple(dict.fromkeys(
             d for line in touched if 0 < line <= len(after)
             and (d := enclosing_definition(after, line)) is not None))
@@ -151,8 +152,8 @@ def _ranked(tokens: Iterable[str]) -> tuple[str, ...]:
 def _made_by(git_dir: Path, sha: str, skip: Iterable[str]) -> bool:
     """Whether a session made commit ``sha``, or the branch it merges."""
     skip = tuple(s for s in skip if len(s) >= 7)
-    parents = (_git(str(git_dir), "rev-list", "--parents", "-n", "1", sha) or ("",))[0].split()
-    merged = _git(str(git_dir), "rev-list", f"{parents[1]}..{sha}") if len(parents) > 2 else ()
+    parents = (git_lines(str(git_dir), "rev-list", "--parents", "-n", "1", sha) or ("",))[0].split()
+    merged = git_lines(str(git_dir), "rev-list", f"{parents[1]}..{sha}") if len(parents) > 2 else ()
     return any(c.startswith(s) or s.startswith(c) for c in (sha, *(merged or ())) for s in skip)
 
 
@@ -200,9 +201,9 @@ def _commits(log: Iterable[str]) -> list[_Commit]:
 
 def _current_path(git_dir: Path, commit: str, path: str) -> str | None:
     """``path`` (as at ``commit``) at the branch's tip, following a rename; None if gone."""
-    if _git(str(git_dir), "cat-file", "-e", f"HEAD:{path}") is not None:
+    if git_lines(str(git_dir), "cat-file", "-e", f"HEAD:{path}") is not None:
         return path
-    moved = _git(str(git_dir), "diff", "-M", "--name-status", commit, "HEAD") or ()
+    moved = git_lines(str(git_dir), "diff", "-M", "--name-status", commit, "HEAD") or ()
     for row in moved:
         parts = row.split("\t")
         if parts[0].startswith("R") and len(parts) == 3 and parts[1] == path:
@@ -218,7 +219,7 @@ def session_commits(git_dir: Path, sessions: Iterable[Session]) -> frozenset[str
             continue
         found.add(session.commit_end)
         if session.commit_start and session.commit_start != session.commit_end:
-            found.update(_git(str(git_dir), "rev-list",
+            found.update(git_lines(str(git_dir), "rev-list",
                               f"{session.commit_start}..{session.commit_end}") or ())
     return frozenset(found)
 

@@ -25,7 +25,8 @@ from datetime import datetime
 from pathlib import Path
 
 from dreamer.extract.candidate import Candidate
-from dreamer.extract.citations import _git, lines_sha256
+from dreamer.extract.citations import lines_sha256
+from dreamer.extract.git_reader import git_lines
 from dreamer.extract.history import history_candidate, setting_summary
 from dreamer.extract.line_history import CONSTANT, Rewrite, is_name, rewrites
 from dreamer.extract.names import is_test_path, rank
@@ -89,14 +90,14 @@ def named_definitions(memory: Memory, git_dir: Path) -> list[Citation]:
         and ("_" in last.strip("_") or not last.islower())))[:MAX_NAMED]
     out = []
     for name in names:
-        found = _git(str(git_dir), "grep", "-n", "-E",
+        found = git_lines(str(git_dir), "grep", "-n", "-E",
                      rf"^\s*(async\s+)?(def|class)\s+{name}\b|^{name}\s*(:[^=]*)?=[^=]",
                      commit, "--", "*.py") or ()
         places = {row.split(":", 3)[1]: row for row in found if row.count(":") >= 3}
         if len(places) != 1:
             continue
         path, row = next(iter(places.items()))
-        lines = list(_git(str(git_dir), "show", f"{commit}:{path}") or ())
+        lines = list(git_lines(str(git_dir), "show", f"{commit}:{path}") or ())
         start = int(row.split(":", 3)[2])
         end = _block_end(lines, start)
         spans = [(start, end)]

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dreamer.extract.candidate import Candidate
-from dreamer.extract.citations import CodeCiter, _git
+from dreamer.extract.citations import CodeCiter
 from dreamer.extract.directives import Directive, directives
+from dreamer.extract.git_reader import git_lines
 from dreamer.models import Citation, CitationKind
 
 _INDEPENDENT = frozenset({"review", "defect"})
@@ -89,7 +90,7 @@ def _shown(found: Directive, code: CodeCiter | None) -> bool:
 def _in_code(code: CodeCiter, token: str) -> bool:
     git_dir = str(code.git_dir)
     for commit in (*code.commits, "HEAD")[:3]:
-        if _git(git_dir, "grep", "-q", "-F", "-e", token, commit, "--") is not None:
+        if git_lines(git_dir, "grep", "-q", "-F", "-e", token, commit, "--") is not None:
             return True
     return False
 
@@ -97,6 +98,6 @@ def _in_code(code: CodeCiter, token: str) -> bool:
 def _resolves(git_dir: Path, citation: Citation, commits: tuple[str, ...]) -> bool:
     path = citation.path or ""
     for commit in dict.fromkeys(c for c in (citation.commit, *commits) if c):
-        if _git(str(git_dir), "cat-file", "-e", f"{commit}:{path}") is not None:
+        if git_lines(str(git_dir), "cat-file", "-e", f"{commit}:{path}") is not None:
             return True
-    return bool(_git(str(git_dir), "log", "--all", "-1", "--format=%H", "--", path))
+    return bool(git_lines(str(git_dir), "log", "--all", "-1", "--format=%H", "--", path))

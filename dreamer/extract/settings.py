@@ -169,7 +169,7 @@ MAX_RELIED = 3
 
 def relied(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     """``domain`` candidates for the constants the session's passing change relied on."""
-    from dreamer.extract.citations import _git
+    from dreamer.extract.git_reader import git_lines
     from dreamer.extract.names import change_names
 
     tests = [r for r in view.runs if r.is_test and r.status in ("ok", "failed")]
@@ -180,7 +180,7 @@ def relied(view: SessionView, citer: CodeCiter) -> list[Candidate]:
     commit = citer.commits[-1]  # the code as the session found it
     out: list[Candidate] = []
     for key in keys:
-        found = _git(str(citer.git_dir), "grep", "-n", "-E",
+        found = git_lines(str(citer.git_dir), "grep", "-n", "-E",
                      rf"^{re.escape(key)}\s*(:[^=]*)?=[^=]", commit, "--", "*.py")
         if not found or len(found) != 1:
             continue  # not defined here, or defined twice: no one value to follow

@@ -10,7 +10,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from dreamer.extract.citations import CodeCiter, GitReader, Hunk, enclosing_definition
+from dreamer.extract.citations import CodeCiter, Hunk, enclosing_definition
+from dreamer.extract.git_reader import GitReader
 from dreamer.extract.names import bound_names, change_names, line_names
 
 
