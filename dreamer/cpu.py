@@ -130,8 +130,9 @@ def _freeze_inherited() -> None:
     # In a forked child, what it inherited is exempt from its collector. A collection there
     # would finalize the parent's garbage, such as a SQLite connection another thread of the
     # parent held a mutex of at the fork, and wait on that mutex for good: a forked embedder of
-    # `dreamer mcp`'s warm-up hung so. It also keeps the inherited pages shared (a collection
-    # writes to the header of every object it walks).
+    # `dreamer mcp`'s warm-up hung so. The embedding cache no longer leaves such connections
+    # (``dreamer.vector_cache`` closes its own), but a library's may. It also keeps the
+    # inherited pages shared (a collection writes to the header of every object it walks).
     gc.freeze()
 
 

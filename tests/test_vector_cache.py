@@ -89,11 +89,13 @@ def test_a_sound_cache_is_kept_whatever_a_call_on_it_raised(cache) -> None:
     def fails(connection: sqlite3.Connection) -> None:
         raise sqlite3.DatabaseError("a failure of this call, not of the file")
 
+    def locked(connection: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
     with pytest.raises(sqlite3.DatabaseError, match="this call"):
         vector_cache._use(cache, fails)
     with pytest.raises(sqlite3.OperationalError, match="locked"):
-        vector_cache._use(cache, lambda c: (_ for _ in ()).throw(
-            sqlite3.OperationalError("database is locked")))
+        vector_cache._use(cache, locked)
     assert [p.name for p in cache.parent.iterdir() if ".damaged-" in p.name] == []
     embeddings._vectors.clear()
     assert len(vector_cache.load([embeddings.key("Check CACHE_TTL before the nightly job.")])) == 1
